@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, removeDir, tempDir } from './helpers.js';
+import { ROOT, manySkills, removeDir, tempDir } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -12,17 +12,6 @@ const home = tempDir();
 dirs.push(home);
 
 const TOTAL = 300;
-
-/** A folder of `TOTAL` distinct skills. */
-function manySkills(): string {
-  const root = tempDir('skill-search-concurrent-');
-  dirs.push(root);
-  for (let i = 0; i < TOTAL; i += 1) {
-    mkdirSync(path.join(root, `skill-${i}`));
-    writeFileSync(path.join(root, `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: does task number ${i} with tool ${i % 17}\n---\nbody ${i}\n`);
-  }
-  return root;
-}
 
 interface Run {
   readonly child: ChildProcess;
@@ -88,21 +77,29 @@ function storeContent(cache: string): unknown {
 
 const embedded = (stdout: string): number => (JSON.parse(stdout) as { embedded: number }).embedded;
 
+/**
+ * Two runs over one fresh cache: the first held still (SIGSTOP) once it has the lease, so the second surely starts while the first
+ * builds; once the second says it waits, the first is sent `then` (SIGCONT: it goes on; SIGKILL: it dies).
+ */
+async function secondWaiting(then: 'SIGCONT' | 'SIGKILL') {
+  const skills = manySkills(TOTAL);
+  const [cache, clean] = [tempDir(), tempDir()];
+  dirs.push(skills, cache, clean);
+  const first = index(skills, cache);
+  await leaseHeldBy(cache, first.child.pid!);
+  first.child.kill('SIGSTOP');
+  const second = index(skills, cache);
+  try {
+    await second.said(`index: waiting for the build of this index by process ${first.child.pid}, then taking its vectors from the store`);
+  } finally {
+    first.child.kill(then);
+  }
+  return { skills, cache, clean, first, second };
+}
+
 describe('two `skill-search index` runs at once over a fresh cache', () => {
   it('the second waits for the first and embeds nothing; the store is what one clean build makes', async () => {
-    const skills = manySkills();
-    const [cache, clean] = [tempDir(), tempDir()];
-    dirs.push(cache, clean);
-    const first = index(skills, cache);
-    // Held still once it has the lease, so the second surely starts while the first builds.
-    await leaseHeldBy(cache, first.child.pid!);
-    first.child.kill('SIGSTOP');
-    const second = index(skills, cache);
-    try {
-      await second.said(`index: waiting for the build of this index by process ${first.child.pid}`);
-    } finally {
-      first.child.kill('SIGCONT');
-    }
+    const { skills, cache, clean, first, second } = await secondWaiting('SIGCONT');
     const [a, b] = await Promise.all([first.done, second.done]);
     expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
     expect([embedded(a.stdout), embedded(b.stdout)]).toEqual([TOTAL, 0]);
@@ -112,18 +109,7 @@ describe('two `skill-search index` runs at once over a fresh cache', () => {
   }, 180_000);
 
   it('a first run killed while the second waits does not block it: the second builds everything', async () => {
-    const skills = manySkills();
-    const [cache, clean] = [tempDir(), tempDir()];
-    dirs.push(cache, clean);
-    const first = index(skills, cache);
-    await leaseHeldBy(cache, first.child.pid!);
-    first.child.kill('SIGSTOP');
-    const second = index(skills, cache);
-    try {
-      await second.said('index: waiting for the build of this index');
-    } finally {
-      first.child.kill('SIGKILL');
-    }
+    const { skills, cache, clean, second } = await secondWaiting('SIGKILL');
     const b = await second.done;
     expect(b.code, b.stderr).toBe(0);
     expect(embedded(b.stdout)).toBe(TOTAL);
