@@ -41,7 +41,9 @@ describe.skipIf(!built)('library add: what the user typed, in one line (built)',
 
 describe('library add: a folder without skills', () => {
   it('is an error (exit 1) naming it when no folder given holds a skill, and only a line on stderr when another does', async () => {
-    const [empty, other, team] = ['empty', 'other', 'team'].map((name) => path.join(home, name));
+    const empty = path.join(home, 'empty');
+    const other = path.join(home, 'other');
+    const team = path.join(home, 'team');
     mkdirSync(path.join(empty, 'notes'), { recursive: true });
     writeFileSync(path.join(empty, 'notes', 'readme.txt'), 'not a skill');
     mkdirSync(other);
