@@ -2,6 +2,7 @@
  * How much each skill is used in one project, kept in one small JSON file per project: counts decay (half-life `HALF_LIFE_DAYS`);
  * the file is bounded and written atomically; a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
 import { errorMessage } from '../errors.js';
@@ -58,6 +59,8 @@ function asUsageFile(value: unknown): UsageFile | undefined {
 
 /** The file's data; a file that exists but cannot be read as one gives a problem (one line naming it) instead. */
 function readUsageFile(file: string): { readonly data?: UsageFile; readonly problem?: string } {
+  // No file (or no folder for one, a cache path through a file): nothing to say here; writing it says why it cannot be.
+  if (!isFile(file)) return {};
   let value: unknown;
   try {
     value = readJsonFile(file, { missingOk: true });
@@ -67,6 +70,14 @@ function readUsageFile(file: string): { readonly data?: UsageFile; readonly prob
   if (value === undefined) return {};
   const data = asUsageFile(value);
   return data === undefined ? { problem: `${file}: not a usage file skill-search ${USAGE_VERSION_NOTE}` } : { data };
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** What {@link asUsageFile} reads. */
