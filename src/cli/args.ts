@@ -102,8 +102,17 @@ export function parseCommandArgs(name: string, spec: CommandEntry, argv: readonl
   if (help) return { values, positionals, help };
   const expected = spec.positionals ?? { min: 0, max: 0, name: '' };
   if (positionals.length < expected.min) throw flagError(`'${name}' needs ${expected.name} ${seeHelp(name)}`);
-  if (positionals.length > expected.max) throw flagError(`unexpected argument '${positionals[expected.max]}' for '${name}' ${seeHelp(name)}`);
+  if (positionals.length > expected.max) {
+    const extra = positionals[expected.max]!;
+    throw flagError(`unexpected argument '${extra}' for '${name}'${sourceHint(spec, extra)} ${seeHelp(name)}`);
+  }
   return { values, positionals, help };
+}
+
+/** For a command that reads skills from flags only: how a path given bare is passed (`validate ./skills`, `list tools.jsonl`). */
+function sourceHint(spec: CommandEntry, extra: string): string {
+  const flag = extra.toLowerCase().endsWith('.jsonl') ? 'tools' : 'skills-dir';
+  return flag in spec.options ? ` (to read skills from it: --${flag} '${extra}')` : '';
 }
 
 export function parsePositiveInt(flag: string, raw: string): number {

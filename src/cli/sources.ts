@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SkillSearchError } from '../errors.js';
 import { loadUserConfig } from '../config/user-config.js';
@@ -122,9 +122,9 @@ function allLibraryDirs({ defaultLibraryDir, libraryDirs }: SourceOptions): stri
   return defaultLibraryDir === null ? [...libraryDirs] : [...new Set([defaultLibraryDir, ...libraryDirs])];
 }
 
-/** The library folders of `sources` that exist now (the others are watched for, see {@link resolveSources}). */
+/** The library folders of `sources` that are folders now (the others are watched for, see {@link resolveSources}); a file is none, as `--library` says. */
 export function existingLibraryDirs(sources: SourceOptions): string[] {
-  return allLibraryDirs(sources).filter((dir) => existsSync(dir));
+  return allLibraryDirs(sources).filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true);
 }
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
 import { nearestExisting } from '../util/paths.js';
@@ -9,6 +9,8 @@ import { nearestExisting } from '../util/paths.js';
  */
 export function storeUnwritable(file: string): { at: string; code: string } | undefined {
   const folder = nearestExisting(path.dirname(file));
+  // A file where a folder on the way should be (SKILL_SEARCH_CACHE_DIR naming a file): no folder can be made there.
+  if (!statSync(folder).isDirectory()) return { at: folder, code: 'ENOTDIR' };
   for (const at of existsSync(file) ? [file, folder] : [folder]) {
     try {
       accessSync(at, constants.W_OK);

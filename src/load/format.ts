@@ -17,7 +17,11 @@ export function formatShadowed(s: ShadowedSkill): string {
 }
 
 /** Why a folder the user named gave no skills (`SourceDir.required`). */
-export const FOLDER_PROBLEMS = { missing: 'no such folder', notFolder: 'is not a folder' } as const;
+export const FOLDER_PROBLEMS = {
+  missing: 'no such folder',
+  notFolder: 'is not a folder',
+  missingCwd: 'no such folder (the `cwd` option): no project skills were read',
+} as const;
 
 /** The skill files and folders, tools-file lines and MCP skills the errors among `diagnostics` kept out, counted (`2 skill files and 1 tools-file line`), or undefined. */
 export function skippedSummary(diagnostics: readonly Diagnostic[]): string | undefined {
@@ -29,7 +33,7 @@ export function skippedSummary(diagnostics: readonly Diagnostic[]): string | und
     if (d.severity !== 'error' || d.code === 'shadowed') continue;
     if (d.path.startsWith('mcp:')) mcp += 1;
     else if (/:\d+$/.test(d.path)) lines += 1;
-    else if (d.message === FOLDER_PROBLEMS.missing || d.message === FOLDER_PROBLEMS.notFolder) folders += 1;
+    else if (Object.values(FOLDER_PROBLEMS).includes(d.message as never)) folders += 1;
     else files += 1;
   }
   const parts = [count(files, 'skill file'), count(folders, 'skill folder'), count(lines, 'tools-file line'), count(mcp, 'MCP skill')].filter(

@@ -77,6 +77,11 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     const parsed = matter()(input, MATTER_OPTIONS);
     data = parsed.data;
     body = parsed.content;
+    const tabbed = tabIndentedLine(input);
+    if (tabbed !== undefined) {
+      const problem = `frontmatter line ${tabbed} is indented with a tab, which YAML forbids; read with the tab not counted as indentation (so a key there is not nested under the one above it): indent with spaces`;
+      diagnostics.push(diagnostic('bad-yaml', path, problem, 'warning'));
+    }
   } catch (error) {
     if (error instanceof RefusedEngine) return fail('bad-yaml', error.message);
     // Usually an unquoted ": " in a value: read the fields line by line when that finds a description.
@@ -115,4 +120,19 @@ export function parseSkillFile(source: string, context: ParseContext): ParseResu
     diagnostics.push(diagnostic('too-large', path, `body is larger than ${limits.maxBodyBytes} bytes; cut to that size`, 'warning'));
   }
   return { skill: buildSkill({ ...checked.fields, body: cappedBody }, context), diagnostics };
+}
+
+const TAB_INDENTED_ENTRY = /^ *\t[ \t]*(?:[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|\r?$)|-[ \t])/;
+
+/**
+ * The file line (1-based) of the first frontmatter key or list item indented with a tab, which YAML forbids: js-yaml (gray-matter's)
+ * reads on as if the tab were not there, so `metadata:` then a tab-indented `version: 1` gives a top-level `version`, silently.
+ */
+function tabIndentedLine(input: string): number | undefined {
+  if (!input.startsWith('---')) return undefined;
+  const close = input.indexOf('\n---', 3);
+  const block = input.slice(0, close < 0 ? input.length : close);
+  if (!block.includes('\t')) return undefined;
+  const index = block.split('\n').findIndex((line, i) => i > 0 && TAB_INDENTED_ENTRY.test(line));
+  return index < 0 ? undefined : index + 1;
 }

@@ -19,7 +19,7 @@ export interface CatalogWatchOptions {
 }
 
 export interface CatalogOptions {
-  /** Working directory: the project `.claude/skills` search starts here and walks up. @default process.cwd() */
+  /** Working directory: the project `.claude/skills` search starts here and walks up; a missing one is a diagnostic. @default process.cwd() */
   readonly cwd?: string;
   /** Home directory (user skills, and where the upward project walk stops). @default os.homedir() */
   readonly home?: string;

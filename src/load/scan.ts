@@ -28,6 +28,8 @@ export interface ScanOptions {
   readonly folderNames?: boolean;
   /** The folder must exist (`SourceDir.required`): missing or not a folder, it is a diagnostic rather than no skills. */
   readonly required?: boolean;
+  /** The `cwd` option, when `dir` is its project folder (`SourceDir.cwd`): a missing `cwd` is a diagnostic naming it. */
+  readonly cwd?: string;
   /** The previous scan of the same folder and options: a file whose stat (and its policy file's) did not move is taken from it. */
   readonly memo?: ScanMemo;
   /** {@link statSkillsDir}'s answer for the same folder and options, taken before this scan: the files read are those it found, not listed again. */
@@ -109,7 +111,9 @@ function* followed(
   }
 }
 
-async function listDir(dir: string, diagnostics: Diagnostic[], required = false): Promise<Dirent[]> {
+type Expected = Pick<ScanOptions, 'required' | 'cwd'>;
+
+async function listDir(dir: string, diagnostics: Diagnostic[], { required, cwd }: Expected = {}): Promise<Dirent[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.filter(({ name }) => !name.startsWith('.') && name !== 'node_modules').sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -120,13 +124,18 @@ async function listDir(dir: string, diagnostics: Diagnostic[], required = false)
       diagnostics.push(
         diagnostic('unreadable', dir, (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? FOLDER_PROBLEMS.notFolder : FOLDER_PROBLEMS.missing),
       );
+    else if (cwd !== undefined && !isFolder(cwd)) diagnostics.push(diagnostic('unreadable', cwd, FOLDER_PROBLEMS.missingCwd));
     return [];
   }
 }
 
-async function skillsCandidates(dir: string, diagnostics: Diagnostic[], required?: boolean): Promise<Candidate[]> {
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+async function skillsCandidates(dir: string, diagnostics: Diagnostic[], expected: Expected): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  const entries = await listDir(dir, diagnostics, required);
+  const entries = await listDir(dir, diagnostics, expected);
   const realDir = entries.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
   for (const { name, full, folder, real } of followed(dir, entries, diagnostics, realDir)) {
     if (folder) {
@@ -179,7 +188,7 @@ export type { DirStamp };
 const stampedFrom = new WeakMap<DirStamp, { readonly candidates: readonly Candidate[]; readonly recent: ReadonlySet<string> }>();
 
 /** The files {@link scanSkillsDir} would read under `dir`, stat'ed, not read: equal to the `stamp` of a scan of them. */
-export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout' | 'required'>): Promise<DirStamp> {
+export async function statSkillsDir(dir: string, options: Pick<ScanOptions, 'layout' | 'required' | 'cwd'>): Promise<DirStamp> {
   const diagnostics: Diagnostic[] = [];
   const candidates = await candidatesOf(dir, options, diagnostics);
   const recent = new Set<string>();
@@ -194,8 +203,12 @@ function stampOf(candidates: readonly Candidate[], listing: readonly Diagnostic[
 }
 
 /** The files a scan of `dir` reads ({@link statSkillsDir} and {@link scanSkillsDir} alike). */
-function candidatesOf(dir: string, { layout, required }: Pick<ScanOptions, 'layout' | 'required'>, diagnostics: Diagnostic[]): Promise<Candidate[]> {
-  return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics, required);
+function candidatesOf(
+  dir: string,
+  { layout, required, cwd }: Pick<ScanOptions, 'layout' | 'required' | 'cwd'>,
+  diagnostics: Diagnostic[],
+): Promise<Candidate[]> {
+  return layout === 'commands' ? commandCandidates(dir, [], new Set(), diagnostics) : skillsCandidates(dir, diagnostics, { required, cwd });
 }
 
 /** A memo entry's key: the file's stat, its policy file's (`''` for a loose file, which has none; `'null'` when missing), its default name. */

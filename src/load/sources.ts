@@ -36,6 +36,8 @@ export interface SourceDir {
   readonly folderNames?: boolean;
   /** A folder the user named (`skillsDirs`, `libraryDirs`): missing, it is a diagnostic; a host's usual folders are often absent. */
   readonly required?: true;
+  /** The `cwd` option, on its own project folder: when `cwd` itself is missing, a diagnostic names it (else a mistyped one reads no project skill, silently). */
+  readonly cwd?: string;
 }
 
 /** `cwd` and each parent, nearest first, up to (not including) `home` when `cwd` is inside it, else up to the root. */
@@ -61,13 +63,13 @@ export function defaultSources(options: ResolvedCatalogOptions): SourceDir[] {
     add(join(plugin, 'skills'), 'plugin', SOURCE_RANKS.builtinPlugin);
     add(join(plugin, 'commands'), 'plugin', SOURCE_RANKS.builtinPlugin, 'commands');
   }
-  const claudeFolder = (dir: string, source: LoadedFrom, rank: number): void => {
-    dirs.push({ dir, source, rank, layout: 'skills', folderNames: true });
+  const claudeFolder = (dir: string, source: LoadedFrom, rank: number, cwd?: string): void => {
+    dirs.push({ dir, source, rank, layout: 'skills', folderNames: true, ...(cwd === undefined ? {} : { cwd }) });
   };
   if (options.managedDir !== null) claudeFolder(options.managedDir, 'managed', SOURCE_RANKS.managed);
   claudeFolder(join(options.home, '.claude', 'skills'), 'skills', SOURCE_RANKS.user);
   const projects = projectDirs(options.cwd, options.home);
-  for (const dir of projects) claudeFolder(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.project);
+  for (const dir of projects) claudeFolder(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.project, dir === options.cwd ? dir : undefined);
   for (const dir of options.addDirs) claudeFolder(join(dir, '.claude', 'skills'), 'skills', SOURCE_RANKS.addDir);
   add(join(options.home, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');
   for (const dir of projects) add(join(dir, '.claude', 'commands'), 'commands_DEPRECATED', SOURCE_RANKS.commands, 'commands');

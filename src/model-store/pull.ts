@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { SkillSearchError, abortError, isAbortError, throwIfAborted } from '../errors.js';
 import { linkAbortSignal } from '../util/link-signal.js';
+import { makeDirs } from '../util/make-dirs.js';
 import { header, HttpFailure, request } from './http.js';
 import { DEFAULT_HF_ENDPOINT } from './paths.js';
 import { MAX_REDIRECTS, probeFile, redirectLocation, redirectTarget, refused, type RemoteFile } from './hub.js';
@@ -283,7 +284,7 @@ export async function pullModel(preset: ModelPreset, options: PullOptions): Prom
   if (current.state === 'installed' && options.force !== true) {
     return { dir: current.dir, manifest: current.manifest, fetched: false, downloadedBytes: 0, resumedBytes: 0, unverified: [] };
   }
-  mkdirSync(options.root, { recursive: true });
+  makeDirs(options.root, { subject: `the models folder ${options.root}` });
   const deadlineMs = options.deadlineMs ?? DEFAULTS.deadlineMs;
   const deadline = new SkillSearchError(
     'NETWORK',
@@ -342,7 +343,7 @@ export async function installFromFolder(preset: ModelPreset, from: string, optio
     announced = parsed as unknown as ModelManifest;
     if (announced.preset !== preset.id) throw folderError(from, `${MANIFEST_FILE} is for '${String(announced.preset)}', not ${preset.id}`);
   }
-  mkdirSync(options.root, { recursive: true });
+  makeDirs(options.root, { subject: `the models folder ${options.root}` });
   return withInstallLock(options.root, preset.id, async () => {
     const staging = stagingDir(options.root, preset.id);
     rmSync(staging, { recursive: true, force: true });

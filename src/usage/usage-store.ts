@@ -2,9 +2,11 @@
  * How much each skill is used in one project, kept in one small JSON file per project: counts decay (half-life `HALF_LIFE_DAYS`);
  * the file is bounded and written atomically; a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
-import { readJsonQuietly } from '../util/json-file.js';
+import { errorMessage } from '../errors.js';
+import { readJsonFile } from '../util/json-file.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
@@ -55,6 +57,32 @@ function asUsageFile(value: unknown): UsageFile | undefined {
   return data as UsageFile;
 }
 
+/** The file's data; a file that exists but cannot be read as one gives a problem (one line naming it) instead. */
+function readUsageFile(file: string): { readonly data?: UsageFile; readonly problem?: string } {
+  // No file (or no folder for one, a cache path through a file): nothing to say here; writing it says why it cannot be.
+  if (!isFile(file)) return {};
+  let value: unknown;
+  try {
+    value = readJsonFile(file, { missingOk: true });
+  } catch (error) {
+    return { problem: errorMessage(error) };
+  }
+  if (value === undefined) return {};
+  const data = asUsageFile(value);
+  return data === undefined ? { problem: `${file}: not a usage file skill-search ${USAGE_VERSION_NOTE}` } : { data };
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** What {@link asUsageFile} reads. */
+const USAGE_VERSION_NOTE = 'reads (version 1, with project, at, skills, usedIn and suggestedIn)';
+
 export function usageFileFor(root: string, project: string): string {
   return path.join(root, 'usage', `${labelledName(project, path.resolve(project))}.json`);
 }
@@ -79,12 +107,21 @@ export class UsageStore {
   /** The store of `project` under `root` (the cache folder). */
   static open(root: string, project: string, options: UsageStoreOptions = {}): UsageStore {
     const file = usageFileFor(root, project);
+    const read = readUsageFile(file);
     // Missing or corrupt: start empty (its `at` is moot: it has no counts to decay).
-    const data = asUsageFile(readJsonQuietly(file)) ?? { version: 1, project: path.resolve(project), at: 0, skills: {}, usedIn: [], suggestedIn: [] };
+    const data = read.data ?? { version: 1, project: path.resolve(project), at: 0, skills: {}, usedIn: [], suggestedIn: [] };
     // Skill names are keys: keep `__proto__` and friends plain data.
     data.skills = Object.assign(Object.create(null) as Record<string, UsageEntry>, data.skills);
-    return new UsageStore(file, data, options);
+    const store = new UsageStore(file, data, options);
+    store.problem = read.problem;
+    return store;
   }
+
+  /**
+   * Why the file, which exists, was read as empty (not JSON, or not a usage file this version writes), for `stats` to say: the hook
+   * carries on without it and its next record replaces it.
+   */
+  problem: string | undefined;
 
   #decay(): void {
     const now = this.#options.now();

@@ -18,7 +18,17 @@ describe('flags: one line naming the flag and the value, exit 1', () => {
     [['query', 'x', '--k'], "skill-search: option '--k' needs a value (see skill-search query --help)\n"],
     [['validate', '--json=yes'], "skill-search: option '--json' takes no value, got 'yes' (see skill-search validate --help)\n"],
     [['query'], "skill-search: 'query' needs a message (see skill-search query --help)\n"],
-    [['list', 'extra'], "skill-search: unexpected argument 'extra' for 'list' (see skill-search list --help)\n"],
+    // A command that reads skills from flags only says which flag takes a path given bare.
+    [['list', 'extra'], "skill-search: unexpected argument 'extra' for 'list' (to read skills from it: --skills-dir 'extra') (see skill-search list --help)\n"],
+    [
+      ['validate', './skills'],
+      "skill-search: unexpected argument './skills' for 'validate' (to read skills from it: --skills-dir './skills') (see skill-search validate --help)\n",
+    ],
+    [
+      ['tokens', 'tools.JSONL'],
+      "skill-search: unexpected argument 'tools.JSONL' for 'tokens' (to read skills from it: --tools 'tools.JSONL') (see skill-search tokens --help)\n",
+    ],
+    [['config', 'extra'], "skill-search: unexpected argument 'extra' for 'config' (see skill-search config --help)\n"],
     [['eval', '--skills-dir', SKILLS], "skill-search: 'eval' needs --queries FILE (see skill-search eval --help)\n"],
     [['list', '--context-window', 'big'], "skill-search: --context-window expects a positive integer, got 'big'\n"],
     // The hook's flag mistakes exit 0 (test/integrations/claude-code-hook.test.ts): it never fails a prompt.

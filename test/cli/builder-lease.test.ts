@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -124,5 +124,26 @@ await main(${JSON.stringify(flags)}, { stdout: process.stdout, stderr: process.s
     // Held by this live process, but older than the lease allows.
     expect(BuilderLease.claim(dir, { maxAgeMs: -1 })).toBeDefined();
     second!.release();
+  });
+
+  it('claimWhenFree: a lease handed to this process is its own; one a live process holds is waited for, until aborted', async () => {
+    const dir = path.join(cache, 'handed');
+    const hook = BuilderLease.claim(dir, { maxAgeMs: 60_000 });
+    hook!.handTo(process.pid);
+    const adopted = await BuilderLease.claimWhenFree(dir, { maxAgeMs: 60_000 });
+    expect(adopted).toBeDefined();
+    adopted!.release();
+    expect(readdirSync(dir).filter((name) => /^\d+$/.test(name))).toEqual([]);
+    // Held by a live process that is not this one (the test's parent): waited for, and the holder named once.
+    const held = BuilderLease.claim(dir, { maxAgeMs: 60_000 });
+    held!.handTo(process.ppid);
+    const waits: number[] = [];
+    const stop = new AbortController();
+    const waiting = BuilderLease.claimWhenFree(dir, { maxAgeMs: 60_000, signal: stop.signal, onWait: (pid) => waits.push(pid) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stop.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(waits).toEqual([process.ppid]);
+    held!.release();
   });
 });

@@ -52,6 +52,18 @@ describe('config files', () => {
     ]);
   });
 
+  it('config marks a library folder of the config that is missing or not a folder (nothing reads it)', async () => {
+    write(path.join(home, 'a-file'), 'not a folder');
+    write(userConfig(), JSON.stringify({ library: ['../lib', '../no-lib', '../a-file'] }));
+    const shown = (await cli(['config'])).stdout.split('\n');
+    expect(shown.filter((text) => text.startsWith('library'))).toEqual([
+      `library: ${JSON.stringify(path.join(home, 'lib'))}  ~/.claude/skill-search.json`,
+      `library: ${JSON.stringify(path.join(home, 'no-lib'))}  ~/.claude/skill-search.json  (no such folder: not read)`,
+      `library: ${JSON.stringify(path.join(home, 'a-file'))}  ~/.claude/skill-search.json  (is not a folder: not read)`,
+      `library folders in use: ${path.join(home, 'lib')}`,
+    ]);
+  });
+
   it('include keeps only matching skills; a pattern with a slash matches the path', async () => {
     write(projectConfig(), JSON.stringify({ include: ['pdf-*', '**/.agents/skills/**'] }));
     expect(await names()).toEqual(['pdf-forms', 'pdf-tables', 'lint']);

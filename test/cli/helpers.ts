@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,16 @@ export function copyFixture(from: string): string {
   const dir = tempDir();
   cpSync(from, dir, { recursive: true });
   return dir;
+}
+
+/** A new folder of `count` distinct skills (`skill-<i>`), so an index embeds them in several batches; the caller removes it. */
+export function manySkills(count: number): string {
+  const root = tempDir('skill-search-many-');
+  for (let i = 0; i < count; i += 1) {
+    mkdirSync(path.join(root, `skill-${i}`));
+    writeFileSync(path.join(root, `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: does task number ${i} with tool ${i % 17}\n---\nbody ${i}\n`);
+  }
+  return root;
 }
 
 /** How long {@link removeDir} waits for detached writers under the folder to exit. */

@@ -1,26 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeDir, runCli, tempDir } from './helpers.js';
+import { manySkills, removeDir, runCli, tempDir } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
-
-/** A folder of `count` distinct skills, so the index embeds them in several progress batches. */
-function manySkills(count: number): string {
-  const root = tempDir('skill-search-interrupt-');
-  dirs.push(root);
-  for (let i = 0; i < count; i += 1) {
-    mkdirSync(path.join(root, `skill-${i}`));
-    writeFileSync(path.join(root, `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: does task number ${i} with tool ${i % 17}\n---\nbody ${i}\n`);
-  }
-  return root;
-}
 
 describe('index interrupted (Ctrl-C)', () => {
   it('keeps the vectors it embedded before the interrupt, so the next index embeds only the rest', async () => {
     const total = 200;
     const skills = manySkills(total);
+    dirs.push(skills);
     const cache = tempDir();
     dirs.push(cache);
     const argv = ['index', '--skills-dir', skills, '--model', 'hash'];

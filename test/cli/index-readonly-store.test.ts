@@ -26,4 +26,15 @@ describe('index over a store that cannot be written', () => {
       ),
     );
   });
+
+  it('stops at once, the same way, when SKILL_SEARCH_CACHE_DIR names a file (it embedded every skill, then failed on mkdir EEXIST)', async () => {
+    const notFolder = path.join(home, 'cache-file');
+    writeFileSync(notFolder, 'not a folder');
+    const out = await runCli(['index', '--model', 'hash'], home, { env: { SKILL_SEARCH_CACHE_DIR: notFolder }, cwd: home });
+    expect(out).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skill-search: cannot save the index: ${notFolder}/store.sqlite cannot be written (${notFolder}: ENOTDIR); make it writable, or point SKILL_SEARCH_CACHE_DIR at a folder of yours\n`,
+    });
+  });
 });

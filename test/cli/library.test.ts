@@ -39,6 +39,28 @@ describe.skipIf(!built)('library add: what the user typed, in one line (built)',
   });
 });
 
+describe('library add: a folder without skills', () => {
+  it('is an error (exit 1) naming it when no folder given holds a skill, and only a line on stderr when another does', async () => {
+    const empty = path.join(home, 'empty');
+    const other = path.join(home, 'other');
+    const team = path.join(home, 'team');
+    mkdirSync(path.join(empty, 'notes'), { recursive: true });
+    writeFileSync(path.join(empty, 'notes', 'readme.txt'), 'not a skill');
+    mkdirSync(other);
+    expect(await cli(['library', 'add', empty])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `skill-search: library add: '${empty}' holds no skill (expected <skill>/SKILL.md folders or .md files); nothing was added\n`,
+    });
+    expect((await cli(['library', 'add', empty, other])).stderr).toMatch(/library add: none of the folders given holds a skill \(expected/);
+    writeSkill(team, 'xlsx', 'Read and write Excel spreadsheets');
+    const mixed = await cli(['library', 'add', empty, team]);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stdout).toBe(`Copied 1 skill into ${path.join(home, '.config', 'skill-search', 'library')}.\n`);
+    expect(mixed.stderr).toBe(`skill-search: no skills in '${empty}' (expected <skill>/SKILL.md folders or .md files)\n`);
+  });
+});
+
 describe.skipIf(!built)('library folders: a named one that is missing (built)', () => {
   it('is one line naming it, from the config as from --library; the default library, never created, says nothing', async () => {
     writeSkill(path.join(home, '.claude', 'skills'), 'pdf', 'Extract PDF tables');

@@ -137,6 +137,19 @@ describe('skill-search model', () => {
     expect(result.stderr).toMatch(new RegExp(`^skill-search: cannot reach ${closed.url} \\(cannot connect to .*\\(ECONNREFUSED\\)\\); offline\\?`));
   });
 
+  it('a cache folder that is a file is one line naming the models folder (exit 1), from the hub as with --from; it was an internal error', async () => {
+    const cache = tempDir();
+    const notFolder = join(cache, 'cache-file');
+    writeFileSync(notFolder, 'not a folder');
+    const line = `skill-search: the models folder ${join(notFolder, 'models')}: cannot create it (${notFolder} is a file)\n`;
+    const env = { SKILL_SEARCH_CACHE_DIR: notFolder, SKILL_SEARCH_HF_ENDPOINT: hub.url };
+    expect(await runCli(['model', 'pull', preset.id], cache, { env })).toEqual({ code: 1, stdout: '', stderr: line });
+    const first = tempDir();
+    await runCli(['model', 'pull', preset.id], first, { env: { SKILL_SEARCH_HF_ENDPOINT: hub.url } });
+    const from = join(first, 'models', preset.id);
+    expect(await runCli(['model', 'pull', preset.id, '--from', from], cache, { env })).toEqual({ code: 1, stdout: '', stderr: line });
+  });
+
   it('installs from a folder with --from', async () => {
     const cache = tempDir();
     const first = tempDir();

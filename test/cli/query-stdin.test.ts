@@ -13,7 +13,11 @@ describe('query - (the message on stdin)', () => {
     expect(piped.stderr).toBe('');
     expect(piped.code).toBe(0);
     const answer = JSON.parse(piped.stdout);
-    expect(answer.query).toBe(message);
+    // The echo is cut to its first 1,000 characters (the last one `…`), its length beside it, not printed back whole.
+    expect(Object.keys(answer)).toEqual(['query', 'queryLength', 'hits', 'tookMs']);
+    expect(answer.query).toBe(`${message.slice(0, 999)}…`);
+    expect(answer.queryLength).toBe(message.length);
+    expect(piped.stdout.length).toBeLessThan(4000);
     expect(answer.hits[0]?.name).toBe('git-bisect');
     const given = await runCli(['query', '--skills-dir', SKILLS, '--model', 'hash', '--json', '--quiet', message], cache);
     expect(answer.hits).toEqual(JSON.parse(given.stdout).hits);

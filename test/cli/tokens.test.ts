@@ -32,6 +32,15 @@ describe('tokens', () => {
     }
   });
 
+  it('says, for the deferred listing too, what a small budget left out (it read "13 skills, 17 tokens" with all 13 left out)', async () => {
+    const out = await runCli(['tokens', '--skills-dir', SKILLS, '--context-window', '100'], cache);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(
+      /^Every skill listed up front: 6 skills, [\d,]+ tokens in full; [\d,]+ tokens as .* within its 4-character budget \(0 descriptions dropped, 6 skills left out\)\.$/m,
+    );
+    expect(out.stdout).toMatch(/^Listed by claude-code with the rest deferred: 6 skills, [\d,]+ tokens \(0 descriptions dropped, 6 skills left out\)\.$/m);
+  });
+
   it('--host claude-code pays for the frontmatter name Claude Code shows beside a folder’s name', async () => {
     const listingTokens = async (name: string) => {
       const home = tempDir();

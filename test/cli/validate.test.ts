@@ -35,6 +35,23 @@ describe('validate', () => {
     expect(lines.at(-1)).toBe('9 skills loaded; 0 errors, 5 warnings, 0 shadowed');
   });
 
+  it('warns, one line naming the file and the line, about a tab-indented frontmatter key (YAML forbids it) and still loads that skill and the others', async () => {
+    const dir = skillTree({
+      'tabbed/SKILL.md': '---\nname: tabbed\ndescription: Resize images\nmetadata:\n\tversion: 2\n---\nbody\n',
+      'fine/SKILL.md': '---\nname: fine\ndescription: Fine\nmetadata:\n  version: 2\n---\n',
+      'value-tab/SKILL.md': '---\nname: value-tab\ndescription: "a\tb"\n---\n',
+    });
+    const result = await runCli(['validate', '--skills-dir', dir], cache);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `skill-search: ${path.join(dir, 'tabbed', 'SKILL.md')}: frontmatter line 5 is indented with a tab, which YAML forbids; read with the tab not counted as indentation (so a key there is not nested under the one above it): indent with spaces (loaded anyway)`,
+        '3 skills loaded; 0 errors, 1 warning, 0 shadowed',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('warns, one line naming the file, about a camelCase whenToUse that Claude Code never sends; when_to_use, or both keys, is fine', async () => {
     const dir = skillTree({
       'camel/SKILL.md': '---\ndescription: Camel\nwhenToUse: when camels\n---\n',

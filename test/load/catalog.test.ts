@@ -261,6 +261,25 @@ describe('skillsDirs the user named', () => {
     catalog.clear();
     expect(names(await catalog.get())).toEqual(['first', 'docx', 'pdf']);
   });
+
+  it("a `cwd` that does not exist is one line naming the option and the path; the home folder's skills still load", async () => {
+    await writeTree(root, { 'home/.claude/skills/pdf/SKILL.md': skillMd('Extract PDF tables') });
+    const missing = join(root, 'no-project');
+    const catalog = new SkillCatalog({ ...options, cwd: missing });
+    const snapshot = await catalog.get();
+    expect(names(snapshot)).toEqual(['pdf']);
+    expect(snapshot.diagnostics.map(formatDiagnostic)).toEqual([`skill-search: ${missing}: no such folder (the \`cwd\` option): no project skills were read`]);
+    expect(snapshot.diagnostics.map((d) => [d.code, d.severity])).toEqual([['unreadable', 'error']]);
+    expect((await catalog.stamps()).sourceStamp).toBe(snapshot.sourceStamp);
+    // Made since: the next scan says nothing.
+    await writeTree(root, { 'no-project/.claude/skills/first/SKILL.md': skillMd('first skill') });
+    catalog.clear();
+    const made = await catalog.get();
+    expect([names(made), made.diagnostics]).toEqual([['pdf', 'first'], []]);
+    // With skillsDirs, `cwd` plays no part: nothing is said of it.
+    const override = await new SkillCatalog({ ...options, cwd: join(root, 'elsewhere'), skillsDirs: [join(root, 'home/.claude/skills')] }).get();
+    expect([names(override), override.diagnostics]).toEqual([['pdf'], []]);
+  });
 });
 
 describe('close', () => {

@@ -1,36 +1,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_EVENTS, type CatalogChange, SkillCatalog } from '../../src/load/catalog.js';
+import { describe, expect, it } from 'vitest';
+import { CATALOG_EVENTS, type CatalogChange } from '../../src/load/catalog.js';
 import { within } from '../../src/util/paths.js';
-import { removeDir, skillMd, tempDir, writeTree } from './helpers.js';
+import { projectCatalog, watchedProjectEach } from '../support/watched-project.js';
+import { skillMd } from './helpers.js';
 
 const FOLDERS = 200;
 
-let root: string;
-let catalog: SkillCatalog;
-// The project lies in `home`, where the upward walk for project skills stops: from one outside it the watcher also
-// watches /tmp (for /tmp/.claude/skills), where every test on the machine writes, and its events come late.
-const project = () => join(root, 'home', 'project');
-const skills = () => join(project(), '.claude', 'skills');
-
-beforeEach(async () => {
-  root = await tempDir();
+// The user's skills folder and the other sources do not exist: chokidar is handed missing paths beside the project's folder.
+const watched = watchedProjectEach(() => {
   const tree: Record<string, string> = {};
   for (let i = 0; i < FOLDERS; i++) tree[`home/project/.claude/skills/s${i}/SKILL.md`] = skillMd(`skill ${i}`);
-  await writeTree(root, tree);
-  // The user's skills folder and the other sources do not exist: chokidar is handed missing paths beside the project's folder.
-  catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null });
-});
-afterEach(async () => {
-  await catalog.close();
-  await removeDir(root);
+  return tree;
 });
 
 describe('watch() resolving', () => {
   it('means every existing skill folder is watched: an edit made right after it is reported', { timeout: 60_000 }, async () => {
+    const { catalog, skills } = watched;
     await catalog.watch({ stabilityThreshold: 50, coalesceMs: 10 });
-    const files = Array.from({ length: FOLDERS }, (_, i) => join(skills(), `s${i}`, 'SKILL.md'));
+    const files = Array.from({ length: FOLDERS }, (_, i) => join(skills, `s${i}`, 'SKILL.md'));
     const reported = new Set<string>();
     const all = new Promise<void>((resolve) => {
       catalog.on(CATALOG_EVENTS.change, (change) => {
@@ -46,9 +35,10 @@ describe('watch() resolving', () => {
   });
 
   it('means a missing source folder is watched for: one created right after it is reported', { timeout: 60_000 }, async () => {
-    const codex = join(root, 'codex');
-    await catalog.close();
-    catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null, codexHome: codex });
+    const codex = join(watched.root, 'codex');
+    await watched.catalog.close();
+    const catalog = projectCatalog(watched.root, { codexHome: codex });
+    watched.catalog = catalog;
     await catalog.watch({ stabilityThreshold: 50, coalesceMs: 10 });
     // The change names the file, or, when it came before chokidar watched for the folder, the folder's first missing part.
     const seen = new Promise<CatalogChange>((resolve) =>

@@ -1,35 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SkillCatalog } from '../../src/load/index.js';
-import { changeFor, removeDir, skillMd, tempDir, writeTree } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { projectCatalog, sleep, watchedProjectEach } from '../support/watched-project.js';
+import { changeFor, skillMd } from './helpers.js';
 
-let root: string;
-let catalog: SkillCatalog;
-// The project lies in `home`, as most do: the upward walk for project skills stops there. From a project outside it, every
-// folder up to `/` is a source, and the watcher watches for one in `/tmp`, where every test on the machine writes.
-const project = () => join(root, 'home', 'project');
-const skills = () => join(project(), '.claude', 'skills');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Half way between two polls 100 ms apart: a wait that polls reports at the fourth, 50 ms or more past the threshold.
 const STABILITY_MS = 350;
 const COALESCE_MS = 10;
 
-beforeEach(async () => {
-  root = await tempDir();
-  await writeTree(root, { 'home/project/.claude/skills/keep/SKILL.md': skillMd('kept') });
-  catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null });
-});
-afterEach(async () => {
-  await catalog.close();
-  await removeDir(root);
-});
+const watched = watchedProjectEach(() => ({ 'home/project/.claude/skills/keep/SKILL.md': skillMd('kept') }));
 
 describe('the stability wait with native events', () => {
   it('reports a changed file once it has had no event for stabilityThreshold, not at the next poll after', { timeout: 60_000 }, async () => {
+    const { catalog, skills } = watched;
     await catalog.watch({ stabilityThreshold: STABILITY_MS, coalesceMs: COALESCE_MS });
     await sleep(300);
-    const file = join(skills(), 'keep', 'SKILL.md');
+    const file = join(skills, 'keep', 'SKILL.md');
     const waits: number[] = [];
     const lags: number[] = [];
     for (let round = 0; round < 3; round++) {
@@ -53,10 +39,11 @@ describe('the stability wait with native events', () => {
 
 describe('a watched tools file', () => {
   it('changed in place is reported once, not watched anew (which reported it again a stability wait later)', { timeout: 60_000 }, async () => {
-    const tools = join(root, 'tools.jsonl');
+    const tools = join(watched.root, 'tools.jsonl');
     writeFileSync(tools, `${JSON.stringify({ id: 'one', description: 'first tool' })}\n`);
-    await catalog.close();
-    catalog = new SkillCatalog({ cwd: project(), home: join(root, 'home'), bundledDir: null, managedDir: null, toolsFiles: [tools] });
+    await watched.catalog.close();
+    const catalog = projectCatalog(watched.root, { toolsFiles: [tools] });
+    watched.catalog = catalog;
     await catalog.watch({ stabilityThreshold: 100, coalesceMs: 20 });
     await sleep(300);
     const reports: number[] = [];

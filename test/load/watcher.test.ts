@@ -1,31 +1,18 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOG_EVENTS, SkillCatalog } from '../../src/load/index.js';
-import { changeFor, removeDir, skillMd, tempDir, writeTree } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { CATALOG_EVENTS } from '../../src/load/index.js';
+import { watchedProjectEach, withWatchedProject } from '../support/watched-project.js';
+import { changeFor, skillMd, writeTree } from './helpers.js';
 
 describe.each([
   ['native events', false],
   ['polling', true],
 ])('watching with %s', (_label, usePolling) => {
-  let root: string;
-  let catalog: SkillCatalog;
-  beforeEach(async () => {
-    root = await tempDir();
-    await writeTree(root, { 'project/.claude/skills/keep/SKILL.md': skillMd('kept') });
-    catalog = new SkillCatalog({
-      cwd: join(root, 'project'),
-      home: join(root, 'home'),
-      bundledDir: null,
-      managedDir: null,
-    });
-  });
-  afterEach(async () => {
-    await catalog.close();
-    await removeDir(root);
-  });
+  const watched = watchedProjectEach(() => ({ 'project/.claude/skills/keep/SKILL.md': skillMd('kept') }), { project: 'project' });
 
   it('add, change and unlink each invalidate the catalog and emit change', { timeout: 60_000 }, async () => {
+    const { root, catalog } = watched;
     const errors: Error[] = [];
     catalog.on(CATALOG_EVENTS.error, (error) => errors.push(error));
     await catalog.watch({ usePolling });
@@ -61,10 +48,7 @@ describe.each([
 
 describe('watching source folders that come and go', () => {
   it('notices the folder and its skill when they are created', { timeout: 30_000 }, async () => {
-    const root = await tempDir();
-    await writeTree(root, { 'project/README.md': 'not a skill' });
-    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
-    try {
+    await withWatchedProject({ 'project/README.md': 'not a skill' }, { project: 'project' }, async ({ root, catalog }) => {
       await catalog.watch();
       expect((await catalog.get()).skills).toEqual([]);
       const file = join(root, 'project', '.claude', 'skills', 'late', 'SKILL.md');
@@ -72,21 +56,14 @@ describe('watching source folders that come and go', () => {
       await writeTree(root, { 'project/.claude/skills/late/SKILL.md': skillMd('created after watch') });
       await seen;
       expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['late']);
-    } finally {
-      await catalog.close();
-      await removeDir(root);
-    }
+    });
   });
 
   it.each([
     ['with its .claude folder', 'project/.claude'],
     ['while its parent stays', 'project/.claude/skills'],
   ])('follows a skills folder deleted %s, and created again after that was reported', { timeout: 30_000 }, async (_how, deleted) => {
-    const root = await tempDir();
-    const skills = join(root, 'project/.claude/skills');
-    await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
-    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
-    try {
+    await withWatchedProject({ 'project/.claude/skills/a/SKILL.md': skillMd('a') }, { project: 'project' }, async ({ root, skills, catalog }) => {
       await catalog.watch();
       expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['a']);
       const gone = changeFor(catalog, join(skills, 'a/SKILL.md'));
@@ -97,18 +74,11 @@ describe('watching source folders that come and go', () => {
       await writeTree(root, { 'project/.claude/skills/b/SKILL.md': skillMd('b') });
       await back;
       expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b']);
-    } finally {
-      await catalog.close();
-      await removeDir(root);
-    }
+    });
   });
 
   it('follows a skills folder wiped and recreated at once (its inode may be recycled)', { timeout: 30_000 }, async () => {
-    const root = await tempDir();
-    const skills = join(root, 'project/.claude/skills');
-    await writeTree(root, { 'project/.claude/skills/a/SKILL.md': skillMd('a') });
-    const catalog = new SkillCatalog({ cwd: join(root, 'project'), home: join(root, 'home'), bundledDir: null, managedDir: null });
-    try {
+    await withWatchedProject({ 'project/.claude/skills/a/SKILL.md': skillMd('a') }, { project: 'project' }, async ({ root, skills, catalog }) => {
       await catalog.watch();
       const wiped = changeFor(catalog, join(skills, 'a'));
       await rm(skills, { recursive: true });
@@ -120,9 +90,6 @@ describe('watching source folders that come and go', () => {
       await writeTree(root, { 'project/.claude/skills/c.md': skillMd('c') });
       await later;
       expect((await catalog.get()).skills.map((skill) => skill.name)).toEqual(['b', 'c']);
-    } finally {
-      await catalog.close();
-      await removeDir(root);
-    }
+    });
   });
 });

@@ -16,6 +16,34 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(root));
 
+describe('stats over a usage file it cannot read', () => {
+  it('says so in one line naming the file, instead of only "no usage recorded yet"; a missing file says nothing', async () => {
+    const home = tempDir('skill-search-usage-home-');
+    try {
+      const project = path.join(home, 'project');
+      mkdirSync(project);
+      const stats = () => runCli(['stats', '--cwd', project, '--no-demo'], home, { env: { PATH: '' } });
+      const fresh = await stats();
+      expect([fresh.code, fresh.stderr]).toEqual([0, '']);
+      const file = usageFileFor(home, project);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, '{"version": 1, "skills": {');
+      const broken = await stats();
+      expect(broken.code).toBe(0);
+      expect(broken.stderr).toMatch(
+        new RegExp(`^skill-search: ${file.replace(/[.]/g, '\\.')}: not valid JSON \\(.+\\); read as empty \\(the hook's next record replaces it\\)\n$`),
+      );
+      expect(broken.stdout).toMatch(/^No usage recorded for /);
+      writeFileSync(file, JSON.stringify({ version: 2, skills: {} }));
+      expect((await stats()).stderr).toBe(
+        `skill-search: ${file}: not a usage file skill-search reads (version 1, with project, at, skills, usedIn and suggestedIn); read as empty (the hook's next record replaces it)\n`,
+      );
+    } finally {
+      removeDir(home);
+    }
+  });
+});
+
 describe('UsageStore', () => {
   it('counts a skill once per session, and a session that moves on leaves its unused suggestions ignored', () => {
     const store = open();

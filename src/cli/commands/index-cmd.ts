@@ -23,8 +23,12 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
   const { retireIndexFolder } = await import('../../store/legacy-folder.js');
   const retired = retireIndexFolder(indexDir);
   if (retired !== undefined) line(io.stderr, retired);
-  // While this builds, a hook starts no other builder of the same index (it would write the same catalog).
-  const lease = BuilderLease.claim(besideIndex(indexDir, 'builder'));
+  // While this builds, a hook starts no other builder of the same index (it would write the same catalog), and another `index`
+  // waits for it, then takes the vectors it stored (each batch is stored as it is made; a builder killed midway left its batches).
+  const onWait = (pid: number) => {
+    if (args.values.quiet !== true) line(io.stderr, `index: waiting for the build of this index by process ${pid}, then taking its vectors from the store`);
+  };
+  const lease = await BuilderLease.claimWhenFree(besideIndex(indexDir, 'builder'), { signal: io.signal, onWait });
   try {
     const code = await build();
     // Only spares a hook a second build: a marker that cannot be written is ignored.

@@ -99,6 +99,9 @@ function movedInPlace(from: string, target: string): boolean {
   }
 }
 
+/** What `library add` looks for in a folder it is given. */
+const SKILL_LAYOUT = 'expected <skill>/SKILL.md folders or .md files';
+
 /** One line per skill among `added` that the loader refuses: added all the same, and `validate` reports it until fixed. */
 async function unloadable(library: string, added: readonly string[]): Promise<string[]> {
   if (added.length === 0) return [];
@@ -152,6 +155,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   const added: string[] = [];
   const skipped: string[] = [];
   const clones: string[] = [];
+  const empty: string[] = [];
   const stage = new LibraryStage(library);
   const placed: { staged: string; target: string }[] = [];
   const movedAcross: string[] = [];
@@ -164,7 +168,9 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
       if (path.resolve(dir) === path.resolve(library)) throw new SkillSearchError('BAD_FILE', `'${raw}' is the library itself`);
       // A repository that is one skill is named after the repository, not the temp folder.
       const found = skillsIn(dir, fromGit ? repoName(raw) : path.basename(dir));
-      if (found.length === 0) line(io.stderr, `skill-search: no skills in '${raw}' (expected <skill>/SKILL.md folders or .md files)`);
+      if (found.length === 0) empty.push(raw);
+      // Said at once when others may still hold skills; when none does, the error below says it.
+      if (found.length === 0 && sources.length > 1) line(io.stderr, `skill-search: no skills in '${raw}' (${SKILL_LAYOUT})`);
       for (const skill of found) {
         const target = path.join(library, skill.name);
         if (added.includes(skill.name) || lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
@@ -178,6 +184,10 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
         }
         added.push(skill.name);
       }
+    }
+    if (empty.length === sources.length) {
+      const what = sources.length === 1 ? `'${sources[0]}' holds no skill` : 'none of the folders given holds a skill';
+      throw new SkillSearchError('BAD_FILE', `library add: ${what} (${SKILL_LAYOUT}); nothing was added`);
     }
     stage.commit(placed);
   } catch (error) {

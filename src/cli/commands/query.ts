@@ -4,7 +4,7 @@ import { formatExplanation, formatHits, round, shown, toJsonHit } from '../forma
 import { SkillMatcher } from '../../load/skill-globs.js';
 import type { Skill } from '../../types.js';
 import { invocationNote } from '../../load/invocation.js';
-import { plural } from '../../util/text.js';
+import { plural, truncateWithEllipsis } from '../../util/text.js';
 import type { CliIo } from '../io.js';
 import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js';
 import type { NothingShown } from '../../service/open-search.js';
@@ -14,6 +14,9 @@ const QUERY_CONNECT_TIMEOUT_MS = 200;
 const QUERY_REQUEST_TIMEOUT_MS = 5000;
 /** A cold query's build reports progress only past this: a quick one stays as quiet as a warm query. */
 const QUERY_PROGRESS_AFTER_MS = 1000;
+
+/** `query --json` echoes a message up to this many characters; a longer one is cut (ending `…`) and its length given as `queryLength`. */
+const JSON_QUERY_ECHO_CHARS = 1000;
 
 /** `query -` reads at most this much stdin (the hook's bound); the search takes the message's start and end anyway. */
 const MAX_STDIN_BYTES = 32 * 1024 * 1024;
@@ -58,7 +61,12 @@ export async function runQuery(args: ParsedArgs, io: CliIo): Promise<number> {
         const rule = neverRule(hit.skill);
         return { ...toJsonHit(hit), ...(rule === undefined ? {} : { never: { pattern: rule.value, from: rule.from } }) };
       };
-      printJson(io, { query, hits: hits.map(jsonHit), tookMs: round(performance.now() - started, 1), ...(none === undefined ? {} : { nothingShown: none }) });
+      printJson(io, {
+        ...echoed(query),
+        hits: hits.map(jsonHit),
+        tookMs: round(performance.now() - started, 1),
+        ...(none === undefined ? {} : { nothingShown: none }),
+      });
     } else if (hits.length === 0) {
       line(io.stdout, `No skill fits this message (searched ${plural(skills, 'skill')}, ${retrieval.mode}).`);
       if (none !== undefined) {
@@ -99,4 +107,10 @@ function explainNone(explained: NothingShown) {
     threshold: round(explained.threshold, 4),
     ...(best === undefined ? {} : { best: { name: best.name, score: round(best.score, 4), fits: round(best.fits, 4) } }),
   };
+}
+
+/** The message as `query --json` echoes it: whole, or cut with its length beside it (a 130 KB message is not printed back whole). */
+function echoed(query: string): { readonly query: string; readonly queryLength?: number } {
+  if (query.length <= JSON_QUERY_ECHO_CHARS) return { query };
+  return { query: truncateWithEllipsis(query, JSON_QUERY_ECHO_CHARS), queryLength: query.length };
 }

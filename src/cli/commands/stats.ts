@@ -10,6 +10,8 @@ import { UsageStore } from '../../usage/usage-store.js';
 export async function runStats(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
   const store = UsageStore.open(cacheRoot(io.env), sources.cwd);
+  // The hook reads such a file as empty and replaces it at its next record: "no usage recorded" alone would hide that.
+  if (store.problem !== undefined) line(io.stderr, `skill-search: ${store.problem}; read as empty (the hook's next record replaces it)`);
   const snapshot = await loadSnapshot(sources);
   const entries = store.entries();
   const known = new Set(entries.filter(([, entry]) => entry.used >= 0.01).map(([name]) => name));

@@ -16,6 +16,11 @@ function counted(n: number, word: string): string {
   return `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** What the budget cut from one side's listing, as ` (N descriptions dropped, M skills left out)`, or nothing. */
+function cut({ shortened, omitted }: { readonly shortened: number; readonly omitted: number }): string {
+  return shortened + omitted > 0 ? ` (${counted(shortened, 'description')} dropped, ${counted(omitted, 'skill')} left out)` : '';
+}
+
 /** The host's always-on listing with every skill up front, against it with what the host does not scan left to search. */
 export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const sources = resolveSources(args.values, io, undefined, 'never');
@@ -40,11 +45,11 @@ export async function runTokens(args: ParsedArgs, io: CliIo): Promise<number> {
   const { before, after } = cost;
   line(
     io.stdout,
-    `Every skill listed up front: ${counted(before.skills, 'skill')}, ${counted(before.fullTokens, 'token')} in full; ${counted(before.listingTokens, 'token')} as ${typeof hostRaw === 'string' ? `${host} renders it` : 'the default listing renders it (--host: as a host does)'} within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${before.shortened + before.omitted > 0 ? ` (${counted(before.shortened, 'description')} dropped, ${counted(before.omitted, 'skill')} left out)` : ''}.`,
+    `Every skill listed up front: ${counted(before.skills, 'skill')}, ${counted(before.fullTokens, 'token')} in full; ${counted(before.listingTokens, 'token')} as ${typeof hostRaw === 'string' ? `${host} renders it` : 'the default listing renders it (--host: as a host does)'} within its ${thousands(cost.budgetChars)}-${cost.budgetUnit.replace(/s$/, '')} budget${cut(before)}.`,
   );
   line(
     io.stdout,
-    `Listed by ${host} with the rest deferred: ${counted(after.skills, 'skill')}${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${counted(after.listingTokens, 'token')}.`,
+    `Listed by ${host} with the rest deferred: ${counted(after.skills, 'skill')}${pinned.size > 0 ? ` (${pinned.size} pinned)` : ''}, ${counted(after.listingTokens, 'token')}${cut(after)}.`,
   );
   line(
     io.stdout,
