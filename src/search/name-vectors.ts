@@ -17,8 +17,11 @@ export const NAME_TEXT_VERSION = 'n1';
 /** What the dense model reads for a skill's name: its words (`pdf-extract` → `pdf extract`). */
 export const nameText = (name: string): string => humanizeName(name);
 
+/** What starts the text part of a name vector's model id, whatever its version (a skill vector's is `t<version>`). */
+export const NAME_MODEL_TAG = 'name-';
+
 /** The store's model id of name vectors: never a skill vector's (`<embedder id>#t2`), nor another embedder's. */
-export const nameModel = (embedderId: string): string => `${embedderId}#name-${NAME_TEXT_VERSION}`;
+export const nameModel = (embedderId: string): string => `${embedderId}#${NAME_MODEL_TAG}${NAME_TEXT_VERSION}`;
 
 /** The store's key of a name's vector: the sha256 of the text embedded. */
 const nameKey = (text: string): string => createHash('sha256').update(text).digest('hex');
