@@ -30,7 +30,7 @@ export class NameVectors {
   readonly #store: SharedStore;
   readonly #model: string;
   readonly #dimensions: number;
-  /** Vectors found in the store, by name text: under one model id a text's vector never changes. */
+  /** Vectors found in the store, by skill name: under one model id a name's vector never changes. */
   readonly #found = new Map<string, Float32Array>();
 
   constructor(store: SharedStore, embedderId: string, dimensions: number) {
@@ -41,19 +41,18 @@ export class NameVectors {
 
   /** The stored vectors of `names`, in order, or undefined unless every one is stored. A store that fails answers undefined (`SharedStore`). */
   every(names: readonly string[]): Float32Array[] | undefined {
-    const texts = names.map(nameText);
-    const wanted = [...new Set(texts.filter((text) => !this.#found.has(text)))];
+    const wanted = [...new Set(names.filter((name) => !this.#found.has(name)))];
     if (wanted.length > 0) {
-      const keys = wanted.map(nameKey);
+      const keys = wanted.map((name) => nameKey(nameText(name)));
       const stored = this.#store.vectors(this.#model, this.#dimensions, keys);
-      wanted.forEach((text, i) => {
+      wanted.forEach((name, i) => {
         const vector = stored.get(keys[i]!);
-        if (vector !== undefined) this.#found.set(text, vector);
+        if (vector !== undefined) this.#found.set(name, vector);
       });
     }
     const vectors: Float32Array[] = [];
-    for (const text of texts) {
-      const vector = this.#found.get(text);
+    for (const name of names) {
+      const vector = this.#found.get(name);
       if (vector === undefined) return undefined;
       vectors.push(vector);
     }

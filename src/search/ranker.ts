@@ -272,7 +272,11 @@ export abstract class RankedSearch implements SkillSearcher {
       cosines: (ids) => {
         const skills = ids.map((id) => this.catalog.skill(id));
         if (skills.some((skill) => skill === undefined)) return undefined;
-        return names.every(skills.map((skill) => skill!.name))?.map((vector) => Math.max(...queries.map((query) => dot(query, vector))));
+        return names.every(skills.map((skill) => skill!.name))?.map((vector) => {
+          let best = Number.NEGATIVE_INFINITY;
+          for (const query of queries) best = Math.max(best, dot(query, vector));
+          return best;
+        });
       },
     };
   }
