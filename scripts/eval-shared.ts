@@ -93,8 +93,6 @@ async function main(): Promise<void> {
         `${suiteName}: ${suite.skills.length} skills (${sync.embedded} embedded) in ${Math.round(performance.now() - started)} ms; ${suite.queries.length} queries${splits === undefined ? '' : ` (${splits.join('+')})`}`,
       );
     }
-    // As `index` does once the catalog is saved: the re-ranker's name vectors (none for a tools catalogue).
-    await engine.completeNames();
     for (const mode of modes) {
       const records: QueryRecord[] = [];
       const threshold = 'threshold' in engine ? { threshold: engine.threshold(mode), explainBlank: blankExplainer(engine, { mode, k: 10 }) } : {};

@@ -33,8 +33,6 @@ export class LiveIndex implements SkillService {
   readonly engine: SkillSearchEngine;
   /** Generation of the catalog the engine last synced to; -1 before the first sync. */
   #synced = -1;
-  /** `#synced` when the names of that catalog were last completed (`completeNames`). */
-  #namesFor = -1;
   /** That catalog's `sourceStamp` and load problems. */
   #saved: SnapshotCatalog | undefined;
   #closing: Promise<void> | undefined;
@@ -182,23 +180,6 @@ export class LiveIndex implements SkillService {
     }
   }
 
-  /**
-   * Embeds the names of the catalog last synced that the store lacks (`SkillSearchEngine.completeNames`), once it is saved:
-   * what a writer does after `saveCatalog`. Resolves to how many were embedded, or the failure; a search never waits for it.
-   */
-  async completeNames(signal?: AbortSignal): Promise<number | Error> {
-    // Once per synced catalog: `index` completes them before it closes.
-    if (this.#namesFor === this.#synced) return 0;
-    try {
-      const synced = this.#synced;
-      const embedded = await this.engine.completeNames(signal);
-      this.#namesFor = synced;
-      return embedded;
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
   async search(query: string, request: SearchRequest = {}): Promise<readonly SearchHit[]> {
     const refreshed = this.refresh(request.signal === undefined ? {} : { signal: request.signal });
     if (this.#synced < 0) await refreshed;
@@ -229,11 +210,8 @@ export class LiveIndex implements SkillService {
       this.#toolsCache?.close();
       await this.engine.idle();
       const saved = this.#saved;
-      if (this.#onSnapshotDue === undefined) {
-        // A writer (not a hook, which hands the save to a detached `index`) goes on to the names once the catalog is saved.
-        const written = await this.saveCatalog();
-        if (saved !== undefined && !(written instanceof Error)) await this.completeNames();
-      } else if (saved !== undefined && this.engine.needsCatalogSave(saved)) this.#onSnapshotDue(saved.sourceStamp);
+      if (this.#onSnapshotDue === undefined) await this.saveCatalog();
+      else if (saved !== undefined && this.engine.needsCatalogSave(saved)) this.#onSnapshotDue(saved.sourceStamp);
       await this.engine.close();
     })();
     return this.#closing;

@@ -13,7 +13,7 @@ import {
   type FusionParameters,
 } from './fusion.js';
 import type { QueryEvidence, RankedEvidence } from './relevance.js';
-import { BUNDLED_RERANKERS, rerankedOrders, withNameCosines, type NamedRerank, type RerankCandidate, type RerankModel } from './rerank.js';
+import { BUNDLED_RERANKERS, rerankedOrders, type RerankCandidate, type RerankModel } from './rerank.js';
 
 /**
  * Candidates: each mode's ranked list, best first, with the evidence every hit was ranked on.
@@ -108,8 +108,6 @@ export function rankHybrid(
     readonly keepLexical: number;
     readonly keepLexicalWithin: number;
     readonly evidenceRerank?: boolean | RerankModel;
-    /** With `evidenceRerank`: the model that also reads the skills' stored name vectors, used when every pool member's is stored. */
-    readonly namedRerank?: NamedRerank;
     /** Whether the centred cosine orders the dense side (`EngineOptions.centring`). @default true */
     readonly centring?: boolean;
   },
@@ -169,9 +167,11 @@ export function rankHybrid(
   // `evidenceRerank`: true is the bundled skill-library model; a model object is the caller's (the ranker's per catalogue kind, tests, fits).
   const rerank = fusion.evidenceRerank === true ? BUNDLED_RERANKERS.skills : fusion.evidenceRerank || undefined;
   if (rerank !== undefined && rerank.depth > 0) {
-    const input = ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! }));
-    const named = fusion.namedRerank === undefined ? undefined : withNameCosines(input, fusion.namedRerank);
-    const reranked = rerankedOrders(named?.candidates ?? input, terms, named?.model ?? rerank);
+    const reranked = rerankedOrders(
+      ids.map((id) => ({ ...evidence.get(id)!, order: orders.get(id)! })),
+      terms,
+      rerank,
+    );
     ids.forEach((id, i) => orders.set(id, reranked[i]!));
   }
   if (boundaries !== undefined && (fusion.boundaries.penalty > 0 || fusion.boundaries.insteadBoost > 0))

@@ -12,10 +12,8 @@ import { catalogKeyOf, catalogModel, CATALOG_FORMAT } from './catalog-format.js'
 import { CatalogWriter, type SnapshotCatalog } from './catalog-writer.js';
 import { normalizeName } from './exact-name.js';
 import { LiveVectors } from './live-vectors.js';
-import { NameVectors } from './name-vectors.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
 import { RankedSearch, type RankedCatalog } from './ranker.js';
-import { catalogKind } from './rerank.js';
 import { EMBEDDING_TEXT_VERSION } from './skill-text.js';
 import { crossLingual, storeSource } from './stored-search.js';
 import type { EmbedProgress } from './vector-supply.js';
@@ -68,7 +66,6 @@ interface LexicalAside {
 export class SkillSearchEngine extends RankedSearch {
   readonly #shared: SharedStore | undefined;
   readonly #writer: CatalogWriter | undefined;
-  readonly #nameVectors: NameVectors | undefined;
   readonly #dense: LiveVectors;
   #denseStale = false;
   #lexical = new LexicalIndex();
@@ -89,10 +86,8 @@ export class SkillSearchEngine extends RankedSearch {
 
   private constructor(options: ResolvedEngineOptions, dimensions: number, shared: SharedStore | undefined) {
     const language = crossLingual(options, shared);
-    const names = shared === undefined ? undefined : new NameVectors(shared, options.embedder.id, dimensions);
-    super({ engine: options, dimensions, language, names });
+    super({ engine: options, dimensions, language });
     this.#shared = shared;
-    this.#nameVectors = names;
     // The store's model id: the embedder's with its text version.
     const sources = { engine: options, model: `${options.embedder.id}#${EMBEDDING_TEXT_VERSION}`, dimensions, shared, language };
     this.#dense = new LiveVectors(sources);
@@ -163,25 +158,6 @@ export class SkillSearchEngine extends RankedSearch {
     if (writer.write(catalog, [...this.#skills.values()], this.#lexicalGlosses, vectors) === undefined) return false;
     this.#saved = { generation: this.#generation, key: JSON.stringify(catalogKeyOf(catalog, this.options)) };
     return true;
-  }
-
-  /**
-   * Embeds the synced skills' names the store lacks and stores them (`name-vectors.ts`), for the
-   * re-ranker of later searches; returns how many were embedded (0 without a store). Called by the
-   * writer once the catalog is saved, so no one waits for it; a search never calls it.
-   */
-  completeNames(signal?: AbortSignal): Promise<number> {
-    this.assertOpen();
-    const names = this.#nameVectors;
-    // Only a skill library's re-ranker reads them (`catalogKind`).
-    if (names === undefined || catalogKind(this.#lexical.fieldLengths) !== 'skills') return Promise.resolve(0);
-    // Not queued: it changes nothing a sync or a search holds, so neither waits for it.
-    return names.complete(
-      this.options.embedder,
-      [...this.#skills.values()].map((skill) => skill.name),
-      this.options.batchSize,
-      signal,
-    );
   }
 
   /** What writes a changed catalog in the store without syncing this engine: for a new engine (nothing synced) with a store, else undefined. */

@@ -17,9 +17,7 @@ import { assertMode, type ResolvedEngineOptions } from './options.js';
 import { CHUNK_SEPARATOR, chunkListEmbedder, lexicallySettled, queryChunks, splitVectors } from './query-chunks.js';
 import { lacksSpecificEvidence } from './everyday-gate.js';
 import { relevanceFactors, relevanceFrom } from './relevance.js';
-import { BUNDLED_RERANKERS, catalogKind, NAMES_RERANKER, type CatalogKind, type NamedRerank } from './rerank.js';
-import type { NameVectors } from './name-vectors.js';
-import { dot } from '../embed/normalize.js';
+import { BUNDLED_RERANKERS, catalogKind, type CatalogKind } from './rerank.js';
 
 /**
  * A catalog as ranking reads it, wherever it is held: a live index in memory (`engine.ts`) or a
@@ -60,12 +58,9 @@ export abstract class RankedSearch implements SkillSearcher {
   readonly #chunks: QueryEmbeddingCache;
   #centroid: { side: DenseSide; version: number; centroid: Centroid } | undefined;
   #kind: { lexical: LexicalSearcher; generation: number; kind: CatalogKind } | undefined;
-  /** The skills' stored name vectors, when there is a store (`name-vectors.ts`). */
-  readonly #names: NameVectors | undefined;
 
-  protected constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual; names?: NameVectors | undefined }) {
+  protected constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }) {
     this.options = options.engine;
-    this.#names = options.names;
     this.language = options.language;
     this.dimensions = options.dimensions;
     this.#queries = new QueryEmbeddingCache(this.options.embedder, this.options.queryCacheSize);
@@ -242,10 +237,8 @@ export abstract class RankedSearch implements SkillSearcher {
     // A sync that landed while the vectors were computed changed the catalog: search it as it is now.
     if (catalog.generation !== generation) lexical = catalog.lexical.search(routed.lexical, this.options.candidates, lexicalSearch);
     const knobs = fusionFor(this.options, share, routed);
-    // The re-ranker of the catalogue's kind (`catalogKind`); a skill library's reads the names' vectors when every pool member's is stored.
-    const kind = this.#kindOf(catalog);
-    const named = knobs.evidenceRerank && kind === 'skills' ? this.#namedRerank(vectors) : undefined;
-    const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && BUNDLED_RERANKERS[kind], ...(named === undefined ? {} : { namedRerank: named }) };
+    // The re-ranker of the catalogue's kind (`catalogKind`).
+    const fusion = { ...knobs, evidenceRerank: knobs.evidenceRerank && BUNDLED_RERANKERS[this.#kindOf(catalog)] };
     const denseOf = (id: string) => {
       const found = stored(id);
       return found === undefined ? { cosine: 0, centered: 0, plain: 0 } : dense.score(found.key, found.vector);
@@ -260,24 +253,6 @@ export abstract class RankedSearch implements SkillSearcher {
       }),
       exact,
       ...explained(lexical),
-    };
-  }
-
-  /** The name-reading re-ranker with the request's best cosine (over `queries`) with each pool skill's stored name vector; undefined without a store. */
-  #namedRerank(queries: readonly Float32Array[]): NamedRerank | undefined {
-    const names = this.#names;
-    if (names === undefined) return undefined;
-    return {
-      model: NAMES_RERANKER,
-      cosines: (ids) => {
-        const skills = ids.map((id) => this.catalog.skill(id));
-        if (skills.some((skill) => skill === undefined)) return undefined;
-        return names.every(skills.map((skill) => skill!.name))?.map((vector) => {
-          let best = Number.NEGATIVE_INFINITY;
-          for (const query of queries) best = Math.max(best, dot(query, vector));
-          return best;
-        });
-      },
     };
   }
 

@@ -1,5 +1,4 @@
 import bundled from './rerank-model.json' with { type: 'json' };
-import bundledWithNames from './rerank-names-model.json' with { type: 'json' };
 import { FIELD_COUNT, INDEXED_FIELDS } from '../lexical/lexical-entry.js';
 import { linearScore, nameMatch, nameWords, shareIn, type LogisticModel, type RankedEvidence } from './relevance.js';
 
@@ -12,10 +11,7 @@ import { linearScore, nameMatch, nameWords, shareIn, type LogisticModel, type Ra
 
 /** What the re-ranker reads of one hybrid candidate (`order`: the fused ordering score, after boundaries). */
 export type RerankCandidate = Required<Pick<RankedEvidence, 'name' | 'order' | 'centered' | 'plain' | 'lexical' | 'coverage'>> &
-  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'> & {
-    /** The request's best cosine (over its message and sentence vectors) with the skill's name embedded on its own (`name-vectors.ts`). Absent: 0. */
-    readonly nameCosine?: number;
-  };
+  Pick<RankedEvidence, 'weightedCoverage' | 'rarest'>;
 
 /** Feature names; a model lists the ones it uses, in its weights' order. */
 export const RERANK_FEATURES = {
@@ -63,8 +59,6 @@ export const RERANK_FEATURES = {
   nameCoverage: 'nameCoverage',
   /** 1 when the candidate is both BM25's first hit and the dense side's first: the two sides agree on it. */
   agree: 'agree',
-  /** {@link RerankCandidate}.nameCosine: read only by a model fitted with stored name vectors (docs/retrieval.md, twentieth and twenty-first rounds). */
-  nameDense: 'nameDense',
 } as const;
 export type RerankFeature = keyof typeof RERANK_FEATURES;
 
@@ -182,7 +176,6 @@ export function rerankRows(
       singleCommon: () => (matched && matchedOf(c) === 1 ? 1 - (c.rarest ?? 0) : 0),
       nameCoverage: () => shareIn(terms, nameWords(c.name)),
       agree: () => (lexicalRank.get(i) === 1 && denseFirst === i ? 1 : 0),
-      nameDense: () => c.nameCosine ?? 0,
     };
     return names.map((name) => value[name]());
   });
@@ -272,30 +265,3 @@ export function catalogKind(fieldLengths: ArrayLike<number>): CatalogKind {
 
 /** The models `scripts/fit-rerank.ts` fitted, one per catalogue kind, shipped with the package. */
 export const BUNDLED_RERANKERS: Readonly<Record<CatalogKind, RerankModel>> = (bundled as unknown as { kinds: Record<CatalogKind, RerankModel> }).kinds;
-
-/** The skill-library model that also reads `nameDense`, shipped beside {@link BUNDLED_RERANKERS} (`scripts/fit-rerank.ts --skill-vectors`). */
-export const NAMES_RERANKER: RerankModel = (bundledWithNames as unknown as { kinds: { skills: RerankModel } }).kinds.skills;
-
-/** The name-reading model and the request's name cosines of a pool's skills (by id, in order; undefined unless every one's name vector is stored). */
-export interface NamedRerank {
-  readonly model: RerankModel;
-  readonly cosines: (ids: readonly string[]) => readonly number[] | undefined;
-}
-
-/**
- * `named`'s model and `candidates` with its pool's name cosines when every pool member's name vector is
- * stored; otherwise undefined, and the caller keeps its model (docs/retrieval.md, twenty-first round).
- */
-export function withNameCosines<C extends RerankCandidate & { readonly id: string }>(
-  candidates: readonly C[],
-  named: NamedRerank,
-): { readonly model: RerankModel; readonly candidates: readonly C[] } | undefined {
-  const pool = rerankPool(candidates, named.model);
-  const cosines = named.cosines(pool.map((i) => candidates[i]!.id));
-  if (cosines === undefined) return undefined;
-  const given = [...candidates];
-  pool.forEach((i, place) => {
-    given[i] = { ...candidates[i]!, nameCosine: cosines[place]! };
-  });
-  return { model: named.model, candidates: given };
-}

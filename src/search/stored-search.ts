@@ -14,7 +14,6 @@ import { renameDiagnostic, renameSkill, type CatalogCopy, type EditedCopy } from
 import type { ReadStamps, StatStamps } from '../load/source-stamp.js';
 import type { HeldCatalog } from './catalog-writer.js';
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from './options.js';
-import { NameVectors } from './name-vectors.js';
 import { RankedSearch, type RankedCatalog } from './ranker.js';
 import { StoredMembers } from '../store/stored-members.js';
 
@@ -38,11 +37,7 @@ export class StoredSearch extends RankedSearch {
   readonly #store: SharedStore;
   #closed = false;
 
-  private constructor(
-    options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual; names: NameVectors },
-    catalog: RankedCatalog,
-    store: SharedStore,
-  ) {
+  private constructor(options: { engine: ResolvedEngineOptions; dimensions: number; language: CrossLingual }, catalog: RankedCatalog, store: SharedStore) {
     super(options);
     this.catalog = catalog;
     this.#store = store;
@@ -220,8 +215,7 @@ export class StoredSearch extends RankedSearch {
       dense: () => Promise.resolve(dense),
     };
     const language = view?.language ?? crossLingual(options, store);
-    const names = new NameVectors(store, options.embedder.id, dimensions);
-    return { engine: new StoredSearch({ engine: options, dimensions, language, names }, catalog, store), diagnostics };
+    return { engine: new StoredSearch({ engine: options, dimensions, language }, catalog, store), diagnostics };
   }
 
   /** A store-backed search saves nothing. */

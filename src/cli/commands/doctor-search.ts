@@ -14,7 +14,6 @@ import { resolveIndexDir, resolveRetrieval, resolveSources } from '../sources.js
 import { SkillSearchError, errorMessage } from '../../errors.js';
 import { type Check, type DoctorContext, settingsCheck } from '../../hosts/doctor.js';
 import { resolveEmbedder } from '../../embed/resolve.js';
-import { NAME_MODEL_TAG } from '../../search/name-vectors.js';
 import { SkillSocketClient } from '../../integrations/socket-client.js';
 import { socketPathFor } from '../../integrations/socket-protocol.js';
 import { resolveCatalogOptions } from '../../load/options.js';
@@ -112,9 +111,8 @@ async function storeCheck(file: string, modelId: string | undefined, show: (file
     // Loaded here: a missing SQLite build is this check's problem, not the command's.
     const { SqliteStore } = await import('../../store/sqlite-store.js');
     store = SqliteStore.open(file);
-    // Vectors are keyed `<model id>#<text version>` (`SkillSearchEngine`); the names' `<model id>#name-<version>` are not skills.
-    const skills = modelId === undefined ? 0 : store.vectorCount(`${modelId}#`) - store.vectorCount(`${modelId}#${NAME_MODEL_TAG}`);
-    const held = modelId === undefined ? '' : `, ${plural(skills, 'skill')} embedded by ${modelId}`;
+    // Vectors are keyed `<model id>#<text version>` (`SkillSearchEngine`).
+    const held = modelId === undefined ? '' : `, ${plural(store.vectorCount(`${modelId}#`), 'skill')} embedded by ${modelId}`;
     const wal = `${file}-wal`;
     const bytes = statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0);
     const reset = store.reset === undefined ? '' : ` (${store.reset})`;

@@ -62,8 +62,6 @@ export async function runIndex(args: ParsedArgs, io: CliIo): Promise<number> {
       if (unsaved !== undefined) throw new SkillSearchError('BAD_FILE', `could not save the index in ${storeFile(io.env)} (${unsaved})`);
       // Off a prompt's path: what no catalog used for a while goes.
       await live.engine.whenStoreFree(() => live.engine.collectStore(), 0);
-      // The catalog is searchable now; the re-ranker's name vectors follow (a failure only leaves them for the next run).
-      await live.completeNames(io.signal);
       const summary = {
         skills: snapshot.skills.length,
         added: sync?.added ?? 0,
