@@ -83,8 +83,9 @@ export class SkillCatalog extends EventEmitter<CatalogEventMap> {
 
   constructor(options: CatalogOptions = {}) {
     super();
-    this.#input = { ...options, cwd: resolve(options.cwd ?? process.cwd()) };
-    this.#options = resolveCatalogOptions(this.#input);
+    // Checked before anything reads them, so a wrong `cwd` type is a BAD_OPTION line, not Node's TypeError.
+    this.#options = resolveCatalogOptions(options);
+    this.#input = { ...options, cwd: this.#options.cwd };
     if (this.#options.watch !== false) void this.watch(this.#options.watch).catch((error: unknown) => this.#reportError(error));
   }
 

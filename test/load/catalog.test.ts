@@ -182,8 +182,14 @@ describe('options', () => {
     [{ maxBodyBytes: 0 }, 'skill-search: Expected `maxBodyBytes` to be a positive integer, got `0`'],
     [{ addDirs: 'x' }, 'skill-search: Expected `addDirs` to be an array of paths, got `"x"`'],
     [{ watch: { coalesceMs: -1 } }, 'skill-search: Expected `watch.coalesceMs` to be a positive integer, got `-1`'],
+    // Read before the other options once: Node's own TypeError came first.
+    [{ cwd: 42 }, 'skill-search: Expected `cwd` to be a path, got `42`'],
   ])('rejects %j', (bad, message) => {
     expect(() => new SkillCatalog({ ...options, ...(bad as CatalogOptions) })).toThrow(message);
+  });
+
+  it('refuses options that are not an object with one line, before reading any of them', () => {
+    expect(() => new SkillCatalog(null as unknown as CatalogOptions)).toThrow('skill-search: Expected options to be an object, got `null`');
   });
 
   it('refuses an option it does not have (a misspelling from plain JavaScript), naming it, the nearest and every option', () => {
