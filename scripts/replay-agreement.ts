@@ -16,7 +16,7 @@ import { resolveEmbedder } from '../src/embed/resolve.js';
 import { ENGINE_DEFAULTS, SkillSearchEngine } from '../src/search/index.js';
 import type { RankedEvidence } from '../src/search/relevance.js';
 import { BUNDLED_RERANKERS } from '../src/search/rerank.js';
-import { catalogOf, evalIndexDir, loadSuite, queryVectorsFile, type Split, type SuiteName } from './eval-suites.js';
+import { catalogOf, evalIndexDir, loadSuite, queryVectorsFile, sample as sampleOf, type Split, type SuiteName } from './eval-suites.js';
 import { rememberVectors } from './query-vectors.js';
 import { asEngineSees, fusedOrders, metricsOf, rankingCases, reorder, type RankingCase, type Reordering } from './ranking-cases.js';
 
@@ -35,12 +35,14 @@ export interface Agreement {
   readonly replayCase: RankingCase;
 }
 
-/** Both sides' first places for every request of `suite` × `split`, each with the bundled re-rankers (`rerank-model.json`). */
+/**
+ * Both sides' first places for the requests of `suite` × `split` (`requests` of them, every n-th; all by default), each with
+ * the bundled re-rankers (`rerank-model.json`); the cases are `fit-rerank.ts`'s (`sample` per split).
+ */
 export async function replayAgreement(
   suite: SuiteName,
   split: Split,
-  sample: number,
-  model = 'use-lite',
+  { sample = 500, requests, model = 'use-lite' }: { sample?: number; requests?: number; model?: string } = {},
 ): Promise<Agreement[]> {
   const rerankers = BUNDLED_RERANKERS;
   const loaded = await loadSuite(suite, { splits: [split], sample });
@@ -53,7 +55,7 @@ export async function replayAgreement(
   await engine.sync(loaded.skills);
   const out: Agreement[] = [];
   try {
-    for (const query of loaded.queries) {
+    for (const query of requests === undefined ? loaded.queries : sampleOf(loaded.queries, requests)) {
       const c = cases.get(query.id);
       if (c === undefined) throw new Error(`${suite} ${query.id}: no cached ranking case`);
       const { ranked, exact } = await engine.rank(query.query, { mode: 'hybrid', k: 10 });
@@ -135,7 +137,7 @@ async function main(): Promise<void> {
       json: { type: 'string' },
     },
   });
-  const rows = await replayAgreement(values.suite as SuiteName, values.split as Split, Number(values.sample));
+  const rows = await replayAgreement(values.suite as SuiteName, values.split as Split, { sample: Number(values.sample) });
   const differ = disagreements(rows);
   const m = replayedMetrics(rows);
   console.log(
