@@ -90,7 +90,12 @@ export function replayedMetrics(rows: readonly Agreement[]): { engine: number; r
   const answerable = rows.filter((row) => row.relevant.length > 0);
   const engine = answerable.filter((row) => row.engine !== undefined && row.relevant.includes(row.engine)).length / Math.max(1, answerable.length);
   const cases = new Map(rows.map((row) => [row.replayCase, row]));
-  const replay = metricsOf([...cases.keys()], (c) => cases.get(c)!.replayRanked.findIndex((hit) => c.labels[c.candidates.findIndex((one) => one.id === hit.id)] === true)).hit1;
+  const relevantIds = (c: RankingCase): Set<string> => new Set(c.candidates.filter((_, i) => c.labels[i]).map((hit) => hit.id));
+  const firstRelevant = (c: RankingCase): number => {
+    const relevant = relevantIds(c);
+    return cases.get(c)!.replayRanked.findIndex((hit) => relevant.has(hit.id));
+  };
+  const replay = metricsOf([...cases.keys()], firstRelevant).hit1;
   return { engine, replay };
 }
 
@@ -143,9 +148,13 @@ async function main(): Promise<void> {
   console.log(
     `${values.suite} ${values.split}: ${rows.length} requests, ${differ.length} with another first place; hit@1 (any relevant first) engine ${m.engine.toFixed(3)}, replay ${m.replay.toFixed(3)}`,
   );
-  for (const row of differ) console.log(values.trace ? trace(row) : `${row.id}\tengine ${row.engine}\treplay ${row.replay}\trelevant ${row.relevant.join(',')}`);
+  for (const row of differ)
+    console.log(values.trace ? trace(row) : `${row.id}\tengine ${row.engine}\treplay ${row.replay}\trelevant ${row.relevant.join(',')}`);
   if (values.json !== undefined)
-    writeFileSync(values.json, rows.map(({ id, named, engine, replay, relevant }) => JSON.stringify({ id, named, engine, replay, relevant })).join('\n') + '\n');
+    writeFileSync(
+      values.json,
+      rows.map(({ id, named, engine, replay, relevant }) => JSON.stringify({ id, named, engine, replay, relevant })).join('\n') + '\n',
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -21,7 +21,7 @@ function evidenceDrift(row: Agreement): string[] {
 }
 
 describe.skipIf(process.env.SKILL_SEARCH_EVAL_DIR === undefined)('the fit replay agrees with the engine (needs SKILL_SEARCH_EVAL_DIR)', () => {
-  it('on 100 requests of library-r19 (development data, one naming a skill that is not the answer): first places, hit@1, top five and evidence', { timeout: 300_000 }, async () => {
+  it('on 100 r19 requests (one names a skill that is not its answer): first places, hit@1, top five, evidence', { timeout: 300_000 }, async () => {
     const rows = await replayAgreement('library-r19', 'test', { requests: 100 });
     expect(rows.length).toBe(100);
     expect(disagreements(rows).map((row) => `${row.id}: engine ${row.engine}, replay ${row.replay}`)).toEqual([]);
