@@ -206,7 +206,8 @@ export function fusedOrders(c: RankingCase, params: Reordering): number[] {
     .sort((a, b) => b.score - a.score);
   const ramp = { denseShare: params.denseShare, longQuery: params.longQuery[c.kind] };
   const share = lexicalEvidenceShare(denseShareFor(c.query.terms.size, ramp), lexical, params.lexicalEvidence);
-  const best = lexical[0]?.score ?? 0;
+  // BM25 relative to its best match, a named skill among them (the engine fuses before it leaves the named skills out; the cache lacks them).
+  const best = Math.max(lexical[0]?.score ?? 0, c.query.bestLexical ?? 0);
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   const denseOf = (hit: RankedEvidence): number => denseOrder({ centered: hit.centered ?? 0, plain: plainOf(hit) }, params.centring);

@@ -1,6 +1,6 @@
 /**
  * The fit's replay (`scripts/ranking-cases.ts`, what `fit-rerank.ts` scores models by) against the engine on a small
- * development sample: the same first place per request, the same hit@1, the same evidence for every candidate the engine
+ * development sample: the same first place and first five per request, the same hit@1, the same evidence for every candidate the engine
  * ranks. Fails when the cached ranking cases are stale (delete $TMPDIR/skill-search-eval/ranking-cache) or when the replay's
  * arithmetic drifts from `candidates.ts`. Runs only with SKILL_SEARCH_EVAL_DIR set (docs/retrieval.md, "The fit's replay
  * against the engine").
@@ -27,10 +27,8 @@ describe.skipIf(process.env.SKILL_SEARCH_EVAL_DIR === undefined)('the fit replay
     expect(disagreements(rows).map((row) => `${row.id}: engine ${row.engine}, replay ${row.replay}`)).toEqual([]);
     const { engine, replay } = replayedMetrics(rows);
     expect(replay).toBeCloseTo(engine, 10);
-    // Below a named skill the engine's list is fused with the named skill's evidence, which the cache lacks: compared only without one.
-    const plain = rows.filter((row) => !row.named);
     const top5 = (ranked: Agreement['engineRanked']): string[] => ranked.slice(0, 5).map((hit) => hit.id);
-    expect(plain.filter((row) => top5(row.engineRanked).join() !== top5(row.replayRanked).join()).map((row) => row.id)).toEqual([]);
+    expect(rows.filter((row) => top5(row.engineRanked).join() !== top5(row.replayRanked).join()).map((row) => row.id)).toEqual([]);
     expect(rows.flatMap(evidenceDrift)).toEqual([]);
   });
 });
