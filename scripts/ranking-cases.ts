@@ -14,7 +14,7 @@ import { resolveEmbedder } from '../src/embed/resolve.js';
 import { BOUNDARY_DEPTH, boundaryHits, boundaryOf } from '../src/search/boundaries.js';
 import type { Skill } from '../src/types.js';
 import { denseOrder } from '../src/search/dense-query.js';
-import { normalizeName } from '../src/search/exact-name.js';
+import { findNamedSkills, normalizeName } from '../src/search/exact-name.js';
 import {
   boundedScore,
   clearLexicalFirst,
@@ -42,6 +42,8 @@ export interface RankingCase {
   /** The query named a skill exactly (shown first with score 1 by the engine). */
   readonly named: boolean;
   readonly namedRelevant: boolean;
+  /** How many skills the query names (`findNamedSkills`): the engine shows them all before the ranked `candidates`. */
+  readonly namedCount: number;
   readonly candidates: readonly RankedEvidence[];
   readonly query: QueryEvidence;
   /** Per candidate: relevant. */
@@ -58,8 +60,8 @@ const CACHE = join(EVAL_CACHE_ROOT, 'ranking-cache');
 /** Dense candidates cached per query, best by plain cosine (the engine reads its first `candidates`). */
 const DENSE_KEPT = 200;
 
-/** What the cache holds of a case: the boundary fields are computed from the skills at load, so a parser change needs no re-ranking. */
-type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead' | 'kind'>;
+/** What the cache holds of a case: the boundary fields and named count are computed from the skills at load, so a parser change needs no re-ranking. */
+type Ranked = Omit<RankingCase, 'boundaryTerms' | 'instead' | 'kind' | 'namedCount'>;
 type Cached = Omit<Ranked, 'query'> & { query: Omit<QueryEvidence, 'terms'> & { terms: string[] } };
 
 /** The kind of the catalogue `skills` (`catalogKind` over their lexical field lengths, as the engine reads it). */
@@ -67,8 +69,8 @@ export function suiteKind(skills: readonly Skill[]): CatalogKind {
   return catalogKind(skills.flatMap((skill) => lexicalEntry(skill).lengths));
 }
 
-/** Adds the catalogue's kind and each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
-function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
+/** Adds the catalogue's kind, the skills each query (`texts`, by id) names, and each candidate's boundary evidence (`boundaries.ts`) against the catalog `skills`. */
+function boundariesFor(skills: readonly Skill[], texts: ReadonlyMap<string, string>): (c: Ranked) => RankingCase {
   const kind = suiteKind(skills);
   const byId = new Map(skills.map((skill) => [skill.id, skill]));
   const byName = new Map<string, string[]>();
@@ -79,9 +81,11 @@ function boundariesFor(skills: readonly Skill[]): (c: Ranked) => RankingCase {
       const skill = byId.get(id);
       return skill === undefined ? undefined : boundaryOf(skill);
     });
+    const text = texts.get(c.id);
     return {
       ...c,
       kind,
+      namedCount: text === undefined ? Number(c.named) : findNamedSkills(text, (name) => byName.get(name)).length,
       boundaryTerms: boundaries.map((boundary) => (boundary === undefined ? 0 : boundaryHits(boundary, c.query.terms))),
       instead: boundaries.map((boundary) =>
         (boundary?.instead ?? []).flatMap((other) => (byName.get(other) ?? []).map((id) => ids.indexOf(id)).filter((i) => i >= 0)),
@@ -100,7 +104,7 @@ export async function rankingCases(suites: readonly SuiteName[], splits: readonl
       const file = join(CACHE, `${name}-${split}-${sample}-${model}-v3.json`);
       const suite = await loadSuite(name, { splits: [split], sample });
       if (suite === undefined) continue;
-      const withBoundaries = boundariesFor(suite.skills);
+      const withBoundaries = boundariesFor(suite.skills, new Map(suite.queries.map((query) => [query.id, query.query])));
       if (existsSync(file)) {
         const raw = JSON.parse(readFileSync(file, 'utf8')) as Cached[];
         cases.push(...raw.map((c) => withBoundaries({ ...c, query: { ...c.query, terms: new Set(c.query.terms) } })));
@@ -202,7 +206,8 @@ export function fusedOrders(c: RankingCase, params: Reordering): number[] {
     .sort((a, b) => b.score - a.score);
   const ramp = { denseShare: params.denseShare, longQuery: params.longQuery[c.kind] };
   const share = lexicalEvidenceShare(denseShareFor(c.query.terms.size, ramp), lexical, params.lexicalEvidence);
-  const best = lexical[0]?.score ?? 0;
+  // BM25 relative to its best match, a named skill among them (the engine fuses before it leaves the named skills out; the cache lacks them).
+  const best = Math.max(lexical[0]?.score ?? 0, c.query.bestLexical ?? 0);
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   const denseOf = (hit: RankedEvidence): number => denseOrder({ centered: hit.centered ?? 0, plain: plainOf(hit) }, params.centring);
@@ -285,7 +290,11 @@ export function rankMetrics(cases: readonly RankingCase[], params: Reordering): 
   return metricsOf(cases, (c) => reorderedLabels(c, reorder(c, params)).indexOf(true));
 }
 
-/** Hit@1, hit@5 and MRR of answerable cases, given where each puts its first relevant candidate (−1: nowhere); a named relevant skill counts as first. */
+/**
+ * Hit@1, hit@5 and MRR of answerable cases, given where each puts its first relevant candidate (−1: nowhere), as the
+ * engine's ranked list reads: a named relevant skill counts as first; a named skill that is not relevant takes the first
+ * place(s) and the ranked candidates follow it (docs/retrieval.md, "The fit's replay against the engine").
+ */
 export function metricsOf(cases: readonly RankingCase[], firstRelevant: (c: RankingCase) => number): RankMetrics {
   let hit1 = 0;
   let hit5 = 0;
@@ -294,13 +303,18 @@ export function metricsOf(cases: readonly RankingCase[], firstRelevant: (c: Rank
   for (const c of cases) {
     if (!c.answerable) continue;
     n += 1;
-    const first = c.namedRelevant ? 0 : firstRelevant(c);
+    const first = c.namedRelevant ? 0 : placeAfterNamed(c, firstRelevant(c));
     if (first === 0) hit1 += 1;
     if (first >= 0 && first < 5) hit5 += 1;
     if (first >= 0) mrr += 1 / (first + 1);
   }
   const d = Math.max(1, n);
   return { n, hit1: hit1 / d, hit5: hit5 / d, mrr: mrr / d };
+}
+
+/** A ranked candidate's place in the engine's list, below the skills the query names (−1 stays −1). */
+export function placeAfterNamed(c: Pick<RankingCase, 'named' | 'namedCount'>, place: number): number {
+  return place < 0 || !c.named ? place : place + Math.max(1, c.namedCount);
 }
 
 /** A cached candidate's best plain cosine (caches written before it was recorded: the whole message's). */
