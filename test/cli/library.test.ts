@@ -52,6 +52,15 @@ describe('library add: a folder without skills', () => {
       stdout: '',
       stderr: `skill-search: library add: '${empty}' holds no skill (expected <skill>/SKILL.md folders or .md files); nothing was added\n`,
     });
+    // The library folder this add made for itself went with it; one that was there stays.
+    const library = path.join(home, '.config', 'skill-search', 'library');
+    expect(existsSync(library)).toBe(false);
+    expect((await cli(['library', 'add', path.join(home, 'no-such-skills')])).code).toBe(1);
+    expect(existsSync(library)).toBe(false);
+    mkdirSync(library, { recursive: true });
+    expect((await cli(['library', 'add', empty])).code).toBe(1);
+    expect(existsSync(library)).toBe(true);
+    removeDir(library);
     expect((await cli(['library', 'add', empty, other])).stderr).toMatch(/library add: none of the folders given holds a skill \(expected/);
     writeSkill(team, 'xlsx', 'Read and write Excel spreadsheets');
     const mixed = await cli(['library', 'add', empty, team]);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -151,6 +151,8 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
   const mode = args.values.link === true ? 'link' : args.values.move === true ? 'move' : 'copy';
   const cloneTimeout =
     args.values['clone-timeout'] === undefined ? DEFAULT_CLONE_TIMEOUT_S : parsePositiveInt('clone-timeout', String(args.values['clone-timeout']));
+  // Made now for the staging folder inside it; taken away again if this add fails before placing anything.
+  const libraryMade = !existsSync(library);
   mkdirSync(library, { recursive: true });
   const added: string[] = [];
   const skipped: string[] = [];
@@ -192,6 +194,7 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     stage.commit(placed);
   } catch (error) {
     stage.discard();
+    if (libraryMade) removeIfEmpty(library);
     throw error;
   } finally {
     for (const clone of clones) rmSync(clone, { recursive: true, force: true });
@@ -210,6 +213,15 @@ export async function runLibrary(args: ParsedArgs, io: CliIo): Promise<number> {
     );
   }
   return 0;
+}
+
+/** Removes `dir` when nothing is in it (another process may have added to it meanwhile: then it stays). */
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or already gone
+  }
 }
 
 /** Each loaded skill's name in `library` → the library entry (folder or loose file) that holds it. */
