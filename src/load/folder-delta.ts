@@ -1,6 +1,7 @@
 import type { CatalogSnapshot, Skill } from '../types.js';
 import type { DirStamp, StatTexts } from './dir-stamp.js';
 import { memoKeyStats, type MovedFile, type ScanMemo } from './scan.js';
+import type { MemoEntry, ReadEntry } from './scan-memo.js';
 import { catalogStamps, restamped, type ReadStamps, type StampInputs } from './source-stamp.js';
 import type { CatalogDelta } from './tools-delta.js';
 
@@ -9,6 +10,18 @@ export interface ScannedDir {
   readonly source: StampInputs['dirs'][number]['source'];
   readonly stamp: DirStamp;
   readonly memo: ScanMemo;
+}
+
+/**
+ * The skill a file read again loads as, when that is an edit in place of the skill its memo entry held: both read as plain files
+ * (not through a link), both a skill, of the same id, name, path, source and rank. Undefined when only a whole load can tell.
+ */
+function editedInPlace(old: Pick<MemoEntry, 'parsed' | 'plain'>, now: Pick<ReadEntry, 'parsed' | 'plain'>): Skill | undefined {
+  const was = old.parsed.skill;
+  const is = now.parsed.skill;
+  if (was === undefined || is === undefined || !old.plain || !now.plain) return undefined;
+  if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
+  return is;
 }
 
 /**
@@ -31,10 +44,8 @@ export function folderDelta(snapshot: CatalogSnapshot, dirs: readonly ScannedDir
       if (old === undefined) continue;
       // Read again only because it was modified recently: unchanged.
       if (key !== undefined && key === old.key) continue;
-      const was = old.parsed.skill;
-      const is = parsed.skill;
-      if (was === undefined || is === undefined || !old.plain || !plain) return undefined;
-      if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
+      const is = editedInPlace(old, { parsed, plain });
+      if (is === undefined) return undefined;
       kept.set(file, memoKeyStats(old.key));
       changed.add(is);
     }
@@ -79,10 +90,8 @@ export function folderEdits(
   for (const dir of dirs) {
     const kept = new Map<string, StatTexts>();
     for (const { file, old, now } of dir.moved) {
-      const was = old.parsed.skill;
-      const is = now.parsed.skill;
-      if (was === undefined || is === undefined || !old.plain || !now.plain) return undefined;
-      if (was.id !== is.id || was.name !== is.name || was.path !== is.path || was.source !== is.source || was.rank !== is.rank) return undefined;
+      const is = editedInPlace(old, now);
+      if (is === undefined) return undefined;
       if (JSON.stringify(old.parsed.diagnostics) !== JSON.stringify(now.parsed.diagnostics)) return undefined;
       kept.set(file, memoKeyStats(old.key));
       edited.push(is);
