@@ -11,6 +11,7 @@ import { codexHomeDir, homeDir, type CliIo } from './io.js';
 import { cacheRoot } from '../model-store/paths.js';
 import { labelledName } from '../util/hash.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { isFolder } from '../util/paths.js';
 import { PRIVATE_DIR_MODE } from '../vector-index/atomic-file.js';
 
 /** Where skills are read from, resolved to absolute, existing paths. */
@@ -124,7 +125,7 @@ function allLibraryDirs({ defaultLibraryDir, libraryDirs }: SourceOptions): stri
 
 /** The library folders of `sources` that are folders now (the others are watched for, see {@link resolveSources}); a file is none, as `--library` says. */
 export function existingLibraryDirs(sources: SourceOptions): string[] {
-  return allLibraryDirs(sources).filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true);
+  return allLibraryDirs(sources).filter(isFolder);
 }
 
 /** `--skills-dir` / `--tools` replace the default sources (and `--cwd` then plays no part). */

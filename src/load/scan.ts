@@ -9,6 +9,7 @@ import { DIGEST_PIECE, childPath, modifiedAtOf, policyFileOf, slotOf, stampFiles
 import { fromFsError, readSkillText } from './read-file.js';
 import { DEFAULT_SKILL_LIMITS, buildSkill, diagnostic, type SkillLimits } from './skill.js';
 import { ScanMemo, type MemoEntry, type Parsed, type ReadEntry } from './scan-memo.js';
+import { isFolder } from '../util/paths.js';
 
 /**
  * `skills`: `DIR/<skill>/SKILL.md` or a loose `DIR/<name>.md`, one level deep. `commands`: legacy `.claude/commands`: every `.md` file
@@ -127,10 +128,6 @@ async function listDir(dir: string, diagnostics: Diagnostic[], { required, cwd }
     else if (cwd !== undefined && !isFolder(cwd)) diagnostics.push(diagnostic('unreadable', cwd, FOLDER_PROBLEMS.missingCwd));
     return [];
   }
-}
-
-function isFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 async function skillsCandidates(dir: string, diagnostics: Diagnostic[], expected: Expected): Promise<Candidate[]> {

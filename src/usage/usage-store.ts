@@ -2,11 +2,11 @@
  * How much each skill is used in one project, kept in one small JSON file per project: counts decay (half-life `HALF_LIFE_DAYS`);
  * the file is bounded and written atomically; a missing or corrupt file is an empty store, never an error (a hook must not fail on it).
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { labelledName } from '../util/hash.js';
 import { errorMessage } from '../errors.js';
 import { readJsonFile } from '../util/json-file.js';
+import { isFile } from '../util/paths.js';
 import { mkdirPrivate, writeFileAtomic } from '../vector-index/atomic-file.js';
 
 export interface UsageStoreOptions {
@@ -70,14 +70,6 @@ function readUsageFile(file: string): { readonly data?: UsageFile; readonly prob
   if (value === undefined) return {};
   const data = asUsageFile(value);
   return data === undefined ? { problem: `${file}: not a usage file skill-search ${USAGE_VERSION_NOTE}` } : { data };
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** What {@link asUsageFile} reads. */
